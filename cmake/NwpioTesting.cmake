@@ -1,0 +1,43 @@
+# Helpers for the test suite.
+#
+# nwpio_add_unit_test(name SOURCES a.cpp ... [LIBS ...] [LABELS ...])
+#   A serial GoogleTest executable; each test is discovered and run on its own.
+#
+# nwpio_add_mpi_test(name SOURCES a.cpp ... RANKS 1 2 3 4 [TIMEOUT s] [LIBS ...] [LABELS ...])
+#   A GoogleTest executable with tests/support/mpi_gtest_main.cpp (initialises MPI, reduces the
+#   result over ranks), registered once per rank count as <name>_np<N> under mpiexec with
+#   --oversubscribe and a TIMEOUT so that a hang fails fast. Each registration gets its own
+#   scratch directory, passed as NWPIO_TEST_TMPDIR (the main empties and creates it).
+set(NWPIO_TEST_SUPPORT_DIR ${CMAKE_CURRENT_LIST_DIR}/../tests/support)
+
+function(nwpio_add_unit_test name)
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE nwpio GTest::gtest GTest::gtest_main ${T_LIBS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${NWPIO_TEST_SUPPORT_DIR})
+  nwpio_set_warnings(${name})
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "unit;${T_LABELS}" TIMEOUT 60)
+endfunction()
+
+function(nwpio_add_mpi_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;RANKS;LIBS;LABELS;ARGS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  if(NOT T_RANKS)
+    set(T_RANKS 1 2 3 4)
+  endif()
+  add_executable(${name} ${T_SOURCES} ${NWPIO_TEST_SUPPORT_DIR}/mpi_gtest_main.cpp)
+  target_link_libraries(${name} PRIVATE nwpio GTest::gtest netCDF::netcdf ${T_LIBS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${NWPIO_TEST_SUPPORT_DIR})
+  nwpio_set_warnings(${name})
+  foreach(np IN LISTS T_RANKS)
+    set(tname ${name}_np${np})
+    set(scratch ${CMAKE_BINARY_DIR}/test-scratch/${tname})
+    add_test(NAME ${tname}
+      COMMAND ${CMAKE_COMMAND} -E env NWPIO_TEST_TMPDIR=${scratch}
+              ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} --oversubscribe
+              ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${T_ARGS} ${MPIEXEC_POSTFLAGS})
+    set_tests_properties(${tname} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;${T_LABELS}")
+  endforeach()
+endfunction()

@@ -1,0 +1,38 @@
+// Statistics of a stream: per frame bytes and seconds per phase, MB/s.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nwpio {
+
+struct FrameStats {
+  std::string file;       // final file name (no directory)
+  std::string date;       // the frame's date
+  int record = 0;         // index of the frame within its file
+  std::int64_t bytes = 0; // bytes of variable data in this frame (all ranks)
+  int rounds = 0;         // collective write rounds (frames over the per-rank limit are split)
+  double define_seconds = 0;    // file create + define + enddef (frames that open a file)
+  double reorder_seconds = 0;   // pack / byte order / memory-order work
+  double exchange_seconds = 0;  // rearranger exchange
+  double wait_seconds = 0;      // collective write (ncmpi_wait_all / nc_put_vara)
+  double close_seconds = 0;     // file close (frames that close a file)
+  double total_seconds = 0;     // begin_frame .. end_frame, max over ranks
+  double mb_per_s() const noexcept { return total_seconds > 0 ? bytes / 1e6 / total_seconds : 0.0; }
+};
+
+class Statistics {
+ public:
+  std::vector<FrameStats> frames;
+  // Extra JSON objects (as text) other parts attach to the report, e.g. the hint report of
+  // each file: {"<key>": <json>}.
+  std::vector<std::pair<std::string, std::string>> attachments;
+
+  std::int64_t total_bytes() const noexcept;
+  double total_seconds() const noexcept;
+  std::string to_json() const;                 // {"frames": [...], "total": {...}, ...}
+  void write_json(const std::string& path) const;  // throws Error(Io)
+};
+
+}  // namespace nwpio

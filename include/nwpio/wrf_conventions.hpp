@@ -1,0 +1,56 @@
+// The WRF convention layer: dimension names, per-variable attributes and the global
+// attributes that make a file read as a wrfout file in ncdump, NCO, CDO, xarray and NCL.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nwpio/box.hpp"
+#include "nwpio/schema.hpp"
+
+namespace nwpio::wrf {
+
+inline constexpr std::string_view kTime = "Time";                 // unlimited
+inline constexpr std::string_view kDateStrLen = "DateStrLen";     // 19
+inline constexpr int kDateStrLenValue = 19;
+inline constexpr std::string_view kWestEast = "west_east";
+inline constexpr std::string_view kWestEastStag = "west_east_stag";
+inline constexpr std::string_view kSouthNorth = "south_north";
+inline constexpr std::string_view kSouthNorthStag = "south_north_stag";
+inline constexpr std::string_view kBottomTop = "bottom_top";
+inline constexpr std::string_view kBottomTopStag = "bottom_top_stag";
+inline constexpr std::string_view kSoilLayersStag = "soil_layers_stag";
+
+inline constexpr int kFieldTypeReal = 104;
+inline constexpr int kFieldTypeDouble = 105;
+inline constexpr int kFieldTypeInt = 106;
+
+// FieldType attribute value for an element type (104 real, 105 double, 106 int).
+int field_type(DataType type);
+// MemoryOrder attribute as written in the file: 3 characters, blank padded
+// ("XYZ" for both 3-D memory orders, "XY ", "Z  ", "0  ").
+std::string memory_order_attribute(MemoryOrder order);
+// coordinates attribute: "XLONG XLAT XTIME", "XLONG_U XLAT_U XTIME", "XLONG_V XLAT_V XTIME";
+// empty for Z and scalar fields (which carry none).
+std::string coordinates(MemoryOrder order, Stagger stagger);
+
+// A variable with WRF's attributes in WRF's order: FieldType, MemoryOrder, description, units,
+// stagger, coordinates (the last only for decomposed fields).
+VarSpec variable(std::string name, DataType type, MemoryOrder order, Stagger stagger,
+                 std::string description, std::string units, std::string vertical_dim = {});
+
+// The file dimensions of a variable, outermost first, Time included when time dependent,
+// e.g. U -> {Time, bottom_top, south_north, west_east_stag}.
+std::vector<std::string> file_dimensions(const VarSpec& spec);
+
+// Grid-describing global attributes derived from the domain (staggered counts):
+// WEST-EAST_GRID_DIMENSION, SOUTH-NORTH_GRID_DIMENSION, BOTTOM-TOP_GRID_DIMENSION and the
+// *_PATCH_START/END_(UN)STAG attributes WRF writes for a whole-domain file.
+void set_grid_attributes(Schema& schema, const Box& domain);
+
+// A date in WRF's form YYYY-MM-DD_HH:MM:SS (19 characters) that names a real time.
+bool is_valid_date(std::string_view date);
+
+}  // namespace nwpio::wrf

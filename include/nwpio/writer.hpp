@@ -1,0 +1,67 @@
+// Writer: one history stream. Each rank hands over its patch as it lives in memory; the
+// Writer writes each frame into one shared file with one collective step.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "nwpio/decomposition.hpp"
+#include "nwpio/options.hpp"
+#include "nwpio/schema.hpp"
+#include "nwpio/statistics.hpp"
+
+namespace nwpio {
+
+class Writer {
+ public:
+  // Collective over decomposition.comm(). Applies the iofields file, checks the schema against
+  // the decomposition and options. No file is created before the first begin_frame().
+  Writer(const Decomposition& decomposition, Schema schema, OutputOptions options);
+  ~Writer();  // closes an open file; never throws (an error is printed on stderr)
+  Writer(Writer&&) noexcept;
+  Writer& operator=(Writer&&) noexcept;
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  // Is `date` (YYYY-MM-DD_HH:MM:SS) an output time of this stream (history_begin,
+  // history_interval relative to start_date)? Local, cheap: a model loop asks every step.
+  bool output_due(std::string_view date) const;
+
+  // Collective. Starts a frame at `date`, which must be after the previous frame's date.
+  // Opens a new file (named with this date) when none is open or the open one is full.
+  void begin_frame(std::string_view date);
+
+  // Local. Records the variable's data for the current frame; no I/O yet, no copy: `data`
+  // must stay valid and unchanged until end_frame() returns. `data` is the whole memory
+  // array as the model holds it: ims:ime, kms:kme, jms:jme (with halos) in the variable's
+  // memory order. A variable removed by iofields costs nothing. Errors (unknown name, twice
+  // in one frame, no frame open, wrong type) are raised by end_frame() on every rank and
+  // by put() itself on the calling rank.
+  template <class T>
+  void put(std::string_view name, const T* data) {
+    put(name, static_cast<const void*>(data), DataTypeOf<T>::value);
+  }
+  void put(std::string_view name, const void* data, DataType type);
+
+  // Collective. Writes the whole frame with one aggregated collective step (split into rounds
+  // under OutputOptions::max_round_bytes per rank). Every variable of the stream must have
+  // been put; missing ones are named in the error.
+  void end_frame();
+
+  // Collective. Closes the open file, if any. Writes the statistics JSON when asked.
+  void close();
+
+  const Schema& schema() const noexcept;          // after iofields
+  const OutputOptions& options() const noexcept;
+  const Statistics& statistics() const noexcept;
+  std::string current_file() const;               // path of the open file, empty if none
+  bool stream_enabled() const noexcept;           // false when history_interval is 0
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace nwpio
