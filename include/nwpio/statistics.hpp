@@ -19,6 +19,7 @@ struct FrameStats {
   double wait_seconds = 0;      // collective write (ncmpi_wait_all / nc_put_vara)
   double close_seconds = 0;     // file close (frames that close a file)
   double total_seconds = 0;     // begin_frame .. end_frame, max over ranks
+  std::int64_t peak_buffer_bytes = 0;  // largest staging buffer nwpio held on any rank
   double mb_per_s() const noexcept { return total_seconds > 0 ? bytes / 1e6 / total_seconds : 0.0; }
 };
 

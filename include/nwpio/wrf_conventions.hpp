@@ -50,7 +50,4 @@ std::vector<std::string> file_dimensions(const VarSpec& spec);
 // *_PATCH_START/END_(UN)STAG attributes WRF writes for a whole-domain file.
 void set_grid_attributes(Schema& schema, const Box& domain);
 
-// A date in WRF's form YYYY-MM-DD_HH:MM:SS (19 characters) that names a real time.
-bool is_valid_date(std::string_view date);
-
 }  // namespace nwpio::wrf

@@ -81,8 +81,8 @@ class Backend {
   virtual LayoutFacts layout_facts() const { return {}; }
 };
 
-// Factory by io_form. Throws Error(Unsupported) "nwpio was built without PnetCDF ..." when the
+// Factory by options.io_form. Throws Error(Unsupported) "nwpio was built without PnetCDF ..." when the
 // backend is not compiled in.
-std::unique_ptr<Backend> make_backend(IoForm io_form, MPI_Comm comm);
+std::unique_ptr<Backend> make_backend(const OutputOptions& options, MPI_Comm comm);
 
 }  // namespace nwpio::detail
