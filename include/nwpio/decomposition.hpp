@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "nwpio/box.hpp"
@@ -20,6 +21,9 @@ struct WrfBounds {
   int ips, ipe, jps, jpe, kps, kpe;
 };
 
+// A Decomposition holds its own duplicate of the communicator passed to from_wrf/from_boxes
+// (MPI_Comm_dup, freed when the last copy goes away, never after MPI_Finalize), so that copies
+// are cheap and nwpio's messages never mix with the model's. comm() returns that duplicate.
 class Decomposition {
  public:
   // Collective over comm. Converts WRF's 1-based inclusive bounds to 0-based half-open boxes.
@@ -27,7 +31,11 @@ class Decomposition {
   // Collective over comm. 0-based half-open boxes; domain counts are the staggered counts
   // (e_we, e_sn, e_vert). Throws Error(Decomposition) on every rank, naming the ranks and boxes
   // at fault, unless the patches tile the domain exactly (no gap, no overlap, nothing outside)
-  // and every rank's memory contains its patch.
+  // and every rank's memory contains its patch. Checks, in this order, the first failure
+  // reported: all ranks pass the same non-empty domain starting at 0 on every axis (box indices
+  // are file indices); every patch is non-empty and inside the domain; every memory box contains
+  // its patch; no two patches overlap; the patches cover the domain. One MPI_Allgather, then the
+  // same deterministic check on every rank (see src/core/decomposition_check.hpp).
   static Decomposition from_boxes(MPI_Comm comm, const Box& domain, const Box& memory, const Box& patch);
 
   MPI_Comm comm() const noexcept { return comm_; }
@@ -50,6 +58,7 @@ class Decomposition {
 
  private:
   Decomposition() = default;
+  std::shared_ptr<const MPI_Comm> comm_owner_;  // the duplicate; MPI_Comm_free on last release
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   Box domain_, memory_, patch_;

@@ -20,12 +20,17 @@ struct FrameStats {
   double close_seconds = 0;     // file close (frames that close a file)
   double total_seconds = 0;     // begin_frame .. end_frame, max over ranks
   std::int64_t peak_buffer_bytes = 0;  // largest staging buffer nwpio held on any rank
-  double mb_per_s() const noexcept { return total_seconds > 0 ? bytes / 1e6 / total_seconds : 0.0; }
+  double mb_per_s() const noexcept { return total_seconds > 0 ? static_cast<double>(bytes) / 1e6 / total_seconds : 0.0; }
 };
 
 class Statistics {
  public:
   std::vector<FrameStats> frames;
+  // How the stream writes, as resolved from the options (Auto replaced by the choice made):
+  std::string backend;     // "pnetcdf", "netcdf-serial", "null"
+  std::string gather;      // "rearrange" or "direct"
+  std::string reorder;     // "pack" or "datatype" (direct only; rearrange always packs)
+  int writer_ranks = 0;    // ranks that hand data to the backend
   // Extra JSON objects (as text) other parts attach to the report, e.g. the hint report of
   // each file: {"<key>": <json>}.
   std::vector<std::pair<std::string, std::string>> attachments;

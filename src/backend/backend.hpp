@@ -42,11 +42,16 @@ struct FileLayout {
 // One hyperslab of one variable, in file index space (record index included for record
 // variables). `data` is contiguous in file order (C order over `count`), native byte order,
 // element type of the variable. Valid until the write() call returns.
+// Exception (parallel backends only, never handed to a backend whose parallel() is false):
+// when mem_type is not MPI_DATATYPE_NULL, `data` is the origin of ONE instance of that MPI
+// derived datatype, which walks the model's memory array in file order (PnetCDF's flexible
+// API: ncmpi_iput_vara(..., data, 1, mem_type, ...)). The Writer owns and frees mem_type.
 struct WriteRequest {
   int var = 0;
   std::vector<std::int64_t> start;
   std::vector<std::int64_t> count;
   const void* data = nullptr;
+  MPI_Datatype mem_type = MPI_DATATYPE_NULL;
 };
 
 // What an open file really looks like, for the hint report (verification of alignment).
@@ -79,6 +84,12 @@ class Backend {
 
   // Rank 0: the real layout of the open file (PnetCDF: ncmpi_inq_header_extent/varoffset).
   virtual LayoutFacts layout_facts() const { return {}; }
+
+  // Local, never collective, never throws: forget the open file without closing it, because
+  // other ranks may not join a collective any more (a Writer destroyed during stack unwinding
+  // after an error). The partly written file stays under its temporary name. The destructor
+  // of a backend must not be collective either (it runs after abandon()).
+  virtual void abandon() noexcept {}
 };
 
 // Factory by options.io_form. Throws Error(Unsupported) "nwpio was built without PnetCDF ..." when the

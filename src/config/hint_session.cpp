@@ -1,16 +1,143 @@
-// STUB until the hints work (issue 4) lands: no hints, empty report.
 #include "config/hint_session.hpp"
+
+#include <cstdio>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "config/hints_merge.hpp"
+#include "config/hints_mpiio.hpp"
+#include "config/hints_report.hpp"
+#include "util/agree.hpp"
+#include "util/mpi_call.hpp"
 
 namespace nwpio::detail {
 
-struct HintSession::Impl {};
+using namespace hints;
 
-HintSession HintSession::resolve(const HintOptions&, IoForm, MPI_Comm, std::int64_t) { return HintSession(); }
+struct HintSession::Impl {
+  MPI_Info info = MPI_INFO_NULL;
+  int rank = 0;
+  bool log = true;
+  // Rank 0 only: what the report needs.
+  Resolved resolved;
+  MpiIo io;
+  std::vector<Entry> entries;
+  std::optional<std::set<std::string>> record_vars;
+
+  ~Impl() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (info != MPI_INFO_NULL && !finalized) MPI_Info_free(&info);
+  }
+};
+
+namespace {
+
+// Record-variable names, when the backend's LayoutFacts carries them (a later extension of
+// the contract); compiled either way.
+template <class Facts>
+std::optional<std::set<std::string>> record_vars_of(const Facts& f) {
+  if constexpr (requires { f.record_vars; }) {
+    return std::set<std::string>(f.record_vars.begin(), f.record_vars.end());
+  } else {
+    return std::nullopt;
+  }
+}
+
+// Warnings go to stderr once per process, not at every file open.
+void warn_once(const std::vector<std::string>& warnings) {
+  static std::mutex m;
+  static std::set<std::string> seen;
+  std::lock_guard<std::mutex> lock(m);
+  for (const auto& w : warnings) {
+    if (seen.insert(w).second) std::fprintf(stderr, "nwpio hints: warning: %s\n", w.c_str());
+  }
+}
+
+std::string pack(const std::vector<Entry>& entries) {
+  std::string out;
+  for (const auto& e : entries) {
+    for (const auto& k : e.keys) {
+      out += k.key;
+      out.push_back('\0');
+      out += k.value;
+      out.push_back('\0');
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
+                                 std::int64_t expected_file_bytes) {
+  HintSession s;
+  mpi_check(MPI_Comm_rank(comm, &s.impl_->rank), "MPI_Comm_rank");
+  s.impl_->log = options.log_report;
+  std::string packed;
+  run_and_agree(comm, [&] {
+    if (s.impl_->rank != 0) return;
+    Impl& im = *s.impl_;
+    im.resolved = merge_levels(options, Environment::from_process());
+    derive(im.resolved, expected_file_bytes);
+    im.io = detect_mpiio();
+    im.entries = translate(im.resolved, im.io);
+    if (io_form != IoForm::Pnetcdf) {
+      // Serial netCDF and the null backend open no MPI-IO file: nothing is passed.
+      for (auto& e : im.entries) {
+        if (!e.keys.empty()) {
+          e.keys.clear();
+          e.status = "dropped";
+          e.why = "io_form " + std::to_string(static_cast<int>(io_form)) + " does not use MPI-IO hints";
+        }
+      }
+    }
+    warn_once(im.resolved.warnings);
+    packed = pack(im.entries);
+  });
+
+  int len = static_cast<int>(packed.size());
+  mpi_check(MPI_Bcast(&len, 1, MPI_INT, 0, comm), "MPI_Bcast(hints)");
+  packed.resize(static_cast<std::size_t>(len));
+  if (len > 0) mpi_check(MPI_Bcast(packed.data(), len, MPI_CHAR, 0, comm), "MPI_Bcast(hints)");
+  if (len > 0) {
+    mpi_check(MPI_Info_create(&s.impl_->info), "MPI_Info_create");
+    std::size_t pos = 0;
+    while (pos < packed.size()) {
+      const std::size_t k_end = packed.find('\0', pos);
+      const std::size_t v_end = packed.find('\0', k_end + 1);
+      const std::string key = packed.substr(pos, k_end - pos);
+      const std::string value = packed.substr(k_end + 1, v_end - k_end - 1);
+      mpi_check(MPI_Info_set(s.impl_->info, key.c_str(), value.c_str()), "MPI_Info_set(" + key + ")");
+      pos = v_end + 1;
+    }
+  }
+  return s;
+}
+
 HintSession::HintSession() : impl_(std::make_unique<Impl>()) {}
 HintSession::~HintSession() = default;
 HintSession::HintSession(HintSession&&) noexcept = default;
 HintSession& HintSession::operator=(HintSession&&) noexcept = default;
-MPI_Info HintSession::info() const noexcept { return MPI_INFO_NULL; }
-std::string HintSession::verify_and_report(const std::string&, const LayoutFacts&) { return "{}"; }
+
+MPI_Info HintSession::info() const noexcept { return impl_ ? impl_->info : MPI_INFO_NULL; }
+
+void HintSession::set_record_variables(std::set<std::string> names) { impl_->record_vars = std::move(names); }
+
+std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts) {
+  Impl& im = *impl_;
+  if (im.rank != 0) return "{\"file\":\"" + file + "\",\"note\":\"the hint report is built on rank 0\"}";
+  if (im.entries.empty()) return "{}";  // a default-constructed session: nothing resolved
+  std::vector<Entry> entries = im.entries;
+  const FileFacts ff = probe_file(file);
+  auto records = im.record_vars ? im.record_vars : record_vars_of(facts);
+  verify(entries, im.io, ff, facts, records);
+  std::string json = report_json(file, im.resolved, im.io, entries, ff, facts);
+  if (im.log) std::fprintf(stderr, "%s\n", report_text(json).c_str());
+  return json;
+}
 
 }  // namespace nwpio::detail

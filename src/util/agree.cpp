@@ -14,6 +14,18 @@ std::string mpi_error_string(int code) {
   return std::string(text, static_cast<std::size_t>(len));
 }
 
+namespace {
+
+// "rank <digits>: ..." -- the prefix agree() adds.
+bool already_names_rank(const std::string& text) {
+  if (text.rfind("rank ", 0) != 0) return false;
+  std::size_t i = 5;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+  return i > 5 && text.compare(i, 2, ": ") == 0;
+}
+
+}  // namespace
+
 void agree(MPI_Comm comm, const std::optional<Error>& local) {
   int rank = 0;
   int size = 1;
@@ -35,8 +47,9 @@ void agree(MPI_Comm comm, const std::optional<Error>& local) {
   if (header[1] > 0) {
     mpi_check(MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm), "MPI_Bcast(agree)");
   }
-  // Every rank throws the same text; with several ranks it names the rank that failed first.
-  if (size > 1) text = "rank " + std::to_string(first) + ": " + text;
+  // Every rank throws the same text; with several ranks it names the rank that failed first
+  // (once: an error that already went through an agreement carries its rank already).
+  if (size > 1 && !already_names_rank(text)) text = "rank " + std::to_string(first) + ": " + text;
   throw Error(static_cast<ErrorKind>(header[0]), text);
 }
 

@@ -1,0 +1,78 @@
+# cmake --install: headers, libnwpio.so (C++ and C API), libnwpio_fortran.so with its .mod files,
+# pkg-config files nwpio.pc (C/C++) and nwpiof.pc (Fortran, for mpif90 + make builds such as
+# configure.wrf), and the CMake package nwpio (find_package(nwpio): nwpio::nwpio, nwpio::fortran).
+# Everything here is install component "nwpio": `cmake --install build --component nwpio`
+# installs the library package alone (the tools have their own rules).
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(NWPIO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nwpio)
+set(NWPIO_FMOD_DIR ${CMAKE_INSTALL_INCLUDEDIR}/nwpio/fortran)
+
+# Installed libraries find each other (and nothing else) through their own directory.
+set_target_properties(nwpio PROPERTIES INSTALL_RPATH "$ORIGIN")
+install(TARGETS nwpio EXPORT nwpioTargets
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/nwpio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+  COMPONENT nwpio FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+install(EXPORT nwpioTargets NAMESPACE nwpio:: DESTINATION ${NWPIO_CMAKE_DIR} COMPONENT nwpio)
+
+if(TARGET nwpio_fortran)
+  set_target_properties(nwpio_fortran PROPERTIES INSTALL_RPATH "$ORIGIN")
+  install(TARGETS nwpio_fortran EXPORT nwpioFortranTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio)
+  # The .mod files are gfortran's (format of this compiler version): consumers compile with
+  # the same compiler family, as with every Fortran library.
+  install(DIRECTORY ${NWPIO_FORTRAN_MODULE_DIR}/ DESTINATION ${NWPIO_FMOD_DIR} COMPONENT nwpio FILES_MATCHING PATTERN "*.mod")
+  install(EXPORT nwpioFortranTargets NAMESPACE nwpio:: DESTINATION ${NWPIO_CMAKE_DIR} COMPONENT nwpio)
+  set(NWPIO_HAVE_FORTRAN ON)
+else()
+  set(NWPIO_HAVE_FORTRAN OFF)
+endif()
+
+# ---- CMake package ------------------------------------------------------------------------
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/nwpioConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/nwpioConfig.cmake INSTALL_DESTINATION ${NWPIO_CMAKE_DIR})
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/nwpioConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/nwpioConfig.cmake ${CMAKE_BINARY_DIR}/nwpioConfigVersion.cmake
+  DESTINATION ${NWPIO_CMAKE_DIR} COMPONENT nwpio)
+
+# ---- pkg-config -----------------------------------------------------------------------------
+# nwpio.pc: the C/C++ API. Its headers include <mpi.h>, so Cflags carry MPI's include path and
+# Libs MPI's libraries (a consumer built with plain cc/c++ then needs nothing else; with
+# mpicc/mpicxx they are harmless repeats). netCDF and PnetCDF are libnwpio's private
+# dependencies (a shared library's DT_NEEDED): only a static link needs them (Libs.private).
+# nwpiof.pc: the Fortran module. The consumer compiles with mpif90, whose wrapper supplies MPI;
+# Cflags is the .mod directory, Libs the two libraries with an rpath, so the program runs
+# without LD_LIBRARY_PATH.
+set(NWPIO_PC_MPI_CFLAGS "")
+foreach(dir IN LISTS MPI_C_INCLUDE_DIRS)
+  string(APPEND NWPIO_PC_MPI_CFLAGS " -I${dir}")
+endforeach()
+set(NWPIO_PC_MPI_LIBS "")
+foreach(lib IN LISTS MPI_CXX_LIBRARIES MPI_C_LIBRARIES)
+  get_filename_component(libdir ${lib} DIRECTORY)
+  get_filename_component(libname ${lib} NAME_WE)
+  string(REGEX REPLACE "^lib" "" libname ${libname})
+  if(NOT NWPIO_PC_MPI_LIBS MATCHES " -l${libname}( |$)")
+    string(APPEND NWPIO_PC_MPI_LIBS " -L${libdir} -l${libname}")
+  endif()
+endforeach()
+set(NWPIO_PC_REQUIRES_PRIVATE "netcdf")
+if(NWPIO_HAVE_PNETCDF)
+  string(APPEND NWPIO_PC_REQUIRES_PRIVATE " pnetcdf")
+endif()
+# Relocatable: the prefix is found from the .pc file's own place (pkg-config's ${pcfiledir}), so
+# `cmake --install --prefix DIR` and a moved tree both work.
+file(RELATIVE_PATH NWPIO_PC_TO_PREFIX /nwpio-prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /nwpio-prefix)
+string(REGEX REPLACE "/$" "" NWPIO_PC_TO_PREFIX "${NWPIO_PC_TO_PREFIX}")
+configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpiof.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+if(NWPIO_HAVE_FORTRAN)
+  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+endif()

@@ -1,0 +1,163 @@
+/* nwpio C API (layer L4): the C face of the library and the layer the Fortran module `nwpio`
+ * binds to with ISO_C_BINDING. Usable from C and C++.
+ *
+ * Every function returns an int status: NWPIO_OK (0) or one of the NWPIO_ERR_* codes (one per
+ * nwpio::ErrorKind). The full message of the last failing call on the calling thread is
+ * nwpio_last_error(); it stays until the next failing call. This message store is the only
+ * global state of the library.
+ *
+ * Call sequence of one history stream (the calls marked "collective" must be made by every rank
+ * of the communicator given to open, in the same order):
+ *
+ *   nwpio_open_f / nwpio_open     collective  namelist.input -> options of one domain's history
+ *   nwpio_set_domain              collective  WRF bounds (1-based, inclusive), converted once
+ *   nwpio_def_dim, nwpio_def_var, nwpio_put_global_att_*   local, same on every rank
+ *   loop over model time:
+ *     nwpio_output_due            local       is this model date an output time?
+ *     nwpio_begin_frame           collective  (the first one creates the writer: definitions end)
+ *     nwpio_write ...             local       records the array; NO copy, NO I/O yet
+ *     nwpio_end_frame             collective  writes the frame; arrays may change again after it
+ *   nwpio_close                   collective  closes the file and frees the stream
+ *
+ * Arrays handed to nwpio_write must stay alive and unchanged until nwpio_end_frame returns.
+ * Names (variables, dimensions, attributes) are NUL-terminated, non-blank and at most
+ * NWPIO_MAX_NAME (NC_MAX_NAME = 256) characters.
+ */
+#ifndef NWPIO_NWPIO_H
+#define NWPIO_NWPIO_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes: 0 is success, the others follow nwpio::ErrorKind. */
+enum {
+  NWPIO_OK = 0,
+  NWPIO_ERR_INVALID_ARGUMENT = 1, /* malformed name, date, size, kind, bounds */
+  NWPIO_ERR_DECOMPOSITION = 2,    /* patches do not tile the domain, memory misses its patch */
+  NWPIO_ERR_SCHEMA = 3,           /* undefined / duplicate variable, bad dimension */
+  NWPIO_ERR_STATE = 4,            /* call out of order */
+  NWPIO_ERR_CONFIG = 5,           /* namelist, iofields or hints input */
+  NWPIO_ERR_IO = 6,               /* file system */
+  NWPIO_ERR_MPI = 7,
+  NWPIO_ERR_PNETCDF = 8,
+  NWPIO_ERR_NETCDF = 9,
+  NWPIO_ERR_UNSUPPORTED = 10,
+  NWPIO_ERR_INTERNAL = 11
+};
+
+/* Element kinds of variables and arrays. */
+enum { NWPIO_REAL4 = 1, NWPIO_REAL8 = 2, NWPIO_INT4 = 3 };
+
+#define NWPIO_MAX_NAME 256
+#define NWPIO_DATE_LEN 19
+
+typedef struct nwpio_stream nwpio_stream; /* opaque */
+
+/* Message of the last failing call on this thread ("" if none); valid until the next failure. */
+const char* nwpio_last_error(void);
+/* Copies the last error into buf (size bytes, NUL-terminated, truncated if needed); returns its
+ * full length. For callers that cannot hold a pointer (Fortran). */
+size_t nwpio_last_error_copy(char* buf, size_t size);
+/* "NWPIO_OK", "NWPIO_ERR_STATE", ...; "unknown status" otherwise. */
+const char* nwpio_status_name(int status);
+
+/* ---- stream --------------------------------------------------------------------------- */
+
+/* Collective. Reads namelist `namelist_file` on rank 0 of comm and takes the history stream of
+ * domain `domain_id` (1-based). output_dir: NULL or "" keeps the namelist's (default "."). On
+ * failure *stream is NULL. nwpio_open_f takes a Fortran communicator (MPI_Comm_f2c). */
+int nwpio_open(nwpio_stream** stream, MPI_Comm comm, const char* namelist_file, int domain_id,
+               const char* output_dir);
+int nwpio_open_f(nwpio_stream** stream, MPI_Fint comm, const char* namelist_file, int domain_id,
+                 const char* output_dir);
+
+/* Collective. WRF's bounds exactly as the model has them (1-based, inclusive, ide = e_we). */
+int nwpio_set_domain(nwpio_stream* stream, int ids, int ide, int jds, int jde, int kds, int kde,
+                     int ims, int ime, int jms, int jme, int kms, int kme, int ips, int ipe,
+                     int jps, int jpe, int kps, int kpe);
+
+/* An extra non-decomposed dimension (soil_layers_stag, ...) for nwpio_def_var_dim. */
+int nwpio_def_dim(nwpio_stream* stream, const char* name, int64_t length);
+
+/* A variable with WRF's attributes. kind: NWPIO_REAL4/REAL8/INT4; memory_order: "XZY", "XYZ",
+ * "XY", "Z", "0"; stagger: "", "X", "Y", "Z". description and units may be NULL (""). */
+int nwpio_def_var(nwpio_stream* stream, const char* name, int kind, const char* memory_order,
+                  const char* stagger, const char* description, const char* units);
+/* Same, with the vertical axis over a dimension from nwpio_def_dim (memory extent 1..length in
+ * Fortran terms) instead of the model's kms:kme. NULL or "" = the model's vertical grid. */
+int nwpio_def_var_dim(nwpio_stream* stream, const char* name, int kind, const char* memory_order,
+                      const char* stagger, const char* description, const char* units,
+                      const char* vertical_dim);
+
+/* Global attributes (before the first nwpio_begin_frame). Replaces one of the same name. */
+int nwpio_put_global_att_int(nwpio_stream* stream, const char* name, const int32_t* values, int count);
+int nwpio_put_global_att_float(nwpio_stream* stream, const char* name, const float* values, int count);
+int nwpio_put_global_att_double(nwpio_stream* stream, const char* name, const double* values, int count);
+int nwpio_put_global_att_text(nwpio_stream* stream, const char* name, const char* text);
+
+/* Local. *due = 1 when `date` (YYYY-MM-DD_HH:MM:SS) is an output time of the stream, else 0. */
+int nwpio_output_due(const nwpio_stream* stream, const char* date, int* due);
+
+/* Collective. Starts the frame of `date`; the first call ends the definitions. */
+int nwpio_begin_frame(nwpio_stream* stream, const char* date);
+
+/* Local. Records `data`, the whole memory array of variable `name` as the model holds it, for the
+ * current frame. kind: the element kind of `data`; ndims: the array's rank (0 for a scalar);
+ * lbound/ubound: its bounds per dimension, Fortran order (first fastest). The extents must agree
+ * with the declared memory bounds: (ims:ime, kms:kme, jms:jme) for XZY, (ims:ime, jms:jme, kms:kme)
+ * for XYZ, (ims:ime, jms:jme) for XY, (kms:kme) or (1:length) for Z. Lower bounds are not compared
+ * (an assumed-shape Fortran dummy always starts at 1). No copy: `data` must stay valid and
+ * unchanged until nwpio_end_frame returns. Scalars (ndims 0) are the exception: they are copied. */
+int nwpio_write(nwpio_stream* stream, const char* name, const void* data, int kind, int ndims,
+                const int* lbound, const int* ubound);
+
+/* Collective. Writes the frame. An error recorded by nwpio_write on any rank fails it on all. */
+int nwpio_end_frame(nwpio_stream* stream);
+
+/* Collective. Closes the open file and frees the stream, also on failure; sets *stream = NULL. */
+int nwpio_close(nwpio_stream** stream);
+
+/* For binding layers: records `message` as the last error (and, inside a frame, as the frame's
+ * pending error, so that nwpio_end_frame fails on every rank) and returns `status`. The Fortran
+ * module reports a non-contiguous array this way. */
+int nwpio_report_error(nwpio_stream* stream, int status, const char* message);
+
+/* Prints "nwpio: <last error>" on stderr and calls MPI_Abort with `code` on the stream's
+ * communicator (MPI_COMM_WORLD when stream is NULL): WRF's wrf_error_fatal. Does not return. */
+void nwpio_abort(const nwpio_stream* stream, int code);
+
+/* ---- helpers for WRF-like models ------------------------------------------------------- */
+
+typedef struct nwpio_model_settings {
+  int max_dom;
+  int e_we, e_sn, e_vert;  /* staggered counts of the domain */
+  int nproc_x, nproc_y;    /* -1: choose as WRF does */
+  double dx, dy;           /* metres */
+  double time_step;        /* seconds */
+  char start_date[NWPIO_DATE_LEN + 1]; /* YYYY-MM-DD_HH:MM:SS, NUL-terminated */
+  char end_date[NWPIO_DATE_LEN + 1];
+} nwpio_model_settings;
+
+/* Collective. &domains and &time_control settings of one domain from namelist.input. */
+int nwpio_read_model_settings(MPI_Fint comm, const char* namelist_file, int domain_id,
+                              nwpio_model_settings* settings);
+
+/* WRF's bounds as 18 ints in the order of nwpio_set_domain (ids, ide, ..., kps, kpe) of `rank`
+ * for a domain of e_we x e_sn x e_vert over nproc_x x nproc_y tasks (both <= 0: chosen as WRF
+ * does for nranks; one <= 0: nranks divided by the other), with `halo` points of halo. */
+int nwpio_wrf_decompose(int e_we, int e_sn, int e_vert, int nranks, int rank, int halo,
+                        int* nproc_x, int* nproc_y, int bounds[18]);
+
+/* date + seconds, written to out (NWPIO_DATE_LEN + 1 bytes). */
+int nwpio_date_add_seconds(const char* date, int64_t seconds, char* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NWPIO_NWPIO_H */

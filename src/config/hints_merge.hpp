@@ -1,0 +1,60 @@
+// Precedence of hint settings: built-in defaults < profile < namelist < API < environment,
+// and the derived defaults ("auto") that fill in what nobody fixed. Pure functions: the
+// environment comes in as a value (read once, in HintSession::resolve), so tests can drive
+// every level.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/hints_settings.hpp"
+#include "nwpio/hint_options.hpp"
+
+namespace nwpio::detail::hints {
+
+// The environment variables the hints read, as one value.
+struct Environment {
+  std::optional<std::string> hints_file;     // NWPIO_HINTS_FILE
+  std::optional<std::string> hints_profile;  // NWPIO_HINTS_PROFILE
+  std::optional<std::string> hints;          // NWPIO_HINTS="key=value;key=value"
+  // Variables that other layers read behind nwpio's back, for the report only:
+  // PNETCDF_HINTS (PnetCDF applies it over everything), ROMIO_HINTS (ROMIO's hints file),
+  // ROMIO_PRINT_HINTS, OMPI_MCA_io.
+  std::map<std::string, std::string> foreign;
+  static Environment from_process();  // getenv: call in ONE place (HintSession::resolve)
+};
+
+struct Setting {
+  std::string asked;   // value at the highest level that set it ("default"/"auto"/concrete)
+  std::string origin;  // where that came from
+  std::string value;   // after derivation: "default" or concrete
+  std::string rule;    // the derived-default rule applied, if any
+};
+
+struct Resolved {
+  std::string profile_file, profile, profile_origin;  // the chosen profile (empty file: none)
+  std::map<std::string, Setting> settings;  // every logical setting
+  std::map<std::string, Asked> raw;         // pass-through keys
+  std::vector<std::string> warnings;
+  std::map<std::string, std::string> foreign_env;
+  std::int64_t expected_file_bytes = 0;
+};
+
+// The built-in level (documented in docs/HINTS.md).
+std::map<std::string, Asked> builtin_defaults();
+
+// Applies the levels in order; reads the profile file when one is chosen. Throws
+// Error(Config) for malformed values at any level (naming the level), Error(Io) for an
+// unreadable profile file.
+Resolved merge_levels(const HintOptions& options, const Environment& env);
+
+// Replaces every "auto" by its rule's value (or "default" when the rule has nothing to go on).
+void derive(Resolved& resolved, std::int64_t expected_file_bytes);
+
+// Stripe count for a shared file of this size (NERSC's classes; see docs/HINTS.md).
+int stripe_count_for_size(std::int64_t bytes);
+
+}  // namespace nwpio::detail::hints

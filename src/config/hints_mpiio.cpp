@@ -1,0 +1,294 @@
+#include "config/hints_mpiio.hpp"
+
+#include <mpi.h>
+
+#include <cstring>
+#include <regex>
+#include <sstream>
+
+namespace nwpio::detail::hints {
+
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+bool parse_version(const std::string& text, const std::regex& re, MpiIo& io) {
+  std::smatch m;
+  if (!std::regex_search(text, m, re)) return false;
+  io.major = std::stoi(m[1]);
+  io.minor = m[2].matched ? std::stoi(m[2]) : 0;
+  io.patch = m.size() > 3 && m[3].matched ? std::stoi(m[3]) : 0;
+  return true;
+}
+
+bool at_least(const MpiIo& io, int a, int b, int c) {
+  if (io.major != a) return io.major > a;
+  if (io.minor != b) return io.minor > b;
+  return io.patch >= c;
+}
+
+}  // namespace
+
+MpiIo classify(const std::string& library_version, const std::string& io_selection,
+               const std::map<std::string, int>& priorities) {
+  MpiIo io;
+  io.library = library_version.substr(0, library_version.find('\n'));
+  if (parse_version(library_version, std::regex(R"(Open MPI v(\d+)\.(\d+)\.?(\d+)?)"), io)) {
+    io.vendor = "Open MPI";
+    std::vector<std::string> allowed;
+    std::string rule;
+    if (io_selection.empty()) {
+      for (const auto& [c, p] : priorities) allowed.push_back(c);
+      rule = "io selection unset";
+    } else if (io_selection[0] == '^') {
+      const auto excluded = split_list(io_selection.substr(1));
+      for (const auto& [c, p] : priorities) {
+        bool out = false;
+        for (const auto& e : excluded) out = out || e == c;
+        if (!out) allowed.push_back(c);
+      }
+      rule = "io = \"" + io_selection + "\"";
+    } else {
+      allowed = split_list(io_selection);
+      rule = "io = \"" + io_selection + "\"";
+    }
+    std::string best;
+    int best_p = -1;
+    for (const auto& c : allowed) {
+      auto it = priorities.find(c);
+      const int p = it == priorities.end() ? 0 : it->second;
+      if (best.empty() || p > best_p) {
+        best = c;
+        best_p = p;
+      }
+    }
+    if (best.empty()) best = "ompio";
+    io.component = best;
+    io.layer = best.rfind("romio", 0) == 0 ? IoLayer::Romio : IoLayer::Ompio;
+    io.how = "MPI_T: " + rule + ", highest priority among allowed components: " + best;
+    if (io.layer == IoLayer::Ompio && !at_least(io, 4, 1, 0)) {
+      io.how += " (Open MPI before 4.1 lowers OMPIO's priority on Lustre, where ROMIO is used instead)";
+    }
+    // Lockahead came to ROMIO with MPICH 3.3; Open MPI's romio321 predates it, romio341 has it.
+    io.lockahead = io.layer == IoLayer::Romio && best != "romio321" && best != "romio314";
+    io.ompio_standard_striping = at_least(io, 4, 1, 6);
+    return io;
+  }
+  // Everything else we know is MPICH-derived and uses ROMIO.
+  io.layer = IoLayer::Romio;
+  io.component = "ROMIO";
+  if (parse_version(library_version, std::regex(R"(CRAY MPICH version (\d+)\.(\d+)\.?(\d+)?)"), io)) {
+    io.vendor = "Cray MPICH";
+    io.lockahead = true;  // Cray's ROMIO has had Lustre lockahead since MPT 7.6
+  } else if (parse_version(library_version, std::regex(R"(MVAPICH2? Version:\s*(\d+)\.(\d+)\.?(\d+)?)"), io)) {
+    io.vendor = "MVAPICH";
+  } else if (parse_version(library_version, std::regex(R"(Intel\(R\) MPI Library (\d+)\.?(\d+)?\.?(\d+)?)"), io)) {
+    io.vendor = "Intel MPI";
+  } else if (parse_version(library_version, std::regex(R"(MPICH Version:\s*(\d+)\.(\d+)\.?(\d+)?)"), io)) {
+    io.vendor = "MPICH";
+    io.lockahead = at_least(io, 3, 3, 0);
+  } else {
+    io.vendor = "unknown";
+  }
+  io.how = io.vendor == "unknown" ? "library not recognised: assuming ROMIO (MPICH-derived)"
+                                   : io.vendor + " always uses ROMIO";
+  return io;
+}
+
+namespace {
+
+std::optional<MPI_T_cvar_handle> cvar_handle(const char* name, int& count) {
+  int index = 0;
+  if (MPI_T_cvar_get_index(name, &index) != MPI_SUCCESS) return std::nullopt;
+  MPI_T_cvar_handle h;
+  if (MPI_T_cvar_handle_alloc(index, nullptr, &h, &count) != MPI_SUCCESS) return std::nullopt;
+  return h;
+}
+
+std::optional<std::string> cvar_string(const char* name) {
+  int count = 0;
+  auto h = cvar_handle(name, count);
+  if (!h) return std::nullopt;
+  std::string buf(static_cast<std::size_t>(count > 0 ? count : 1) + 1, '\0');
+  std::optional<std::string> out;
+  if (MPI_T_cvar_read(*h, buf.data()) == MPI_SUCCESS) out = std::string(buf.c_str());
+  MPI_T_cvar_handle_free(&*h);
+  return out;
+}
+
+std::optional<int> cvar_int(const char* name) {
+  int count = 0;
+  auto h = cvar_handle(name, count);
+  if (!h) return std::nullopt;
+  int v = 0;
+  std::optional<int> out;
+  if (count == 1 && MPI_T_cvar_read(*h, &v) == MPI_SUCCESS) out = v;
+  MPI_T_cvar_handle_free(&*h);
+  return out;
+}
+
+MpiIo detect_uncached() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  // Open MPI counts the terminating NUL in `len`; keep the text up to it.
+  const std::string library(text, strnlen(text, static_cast<std::size_t>(len)));
+  std::string selection;
+  std::map<std::string, int> priorities;
+  bool mpit = false;
+  if (library.find("Open MPI") != std::string::npos) {
+    int provided = 0;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS) {
+      mpit = true;
+      if (auto s = cvar_string("io")) selection = *s;
+      for (const char* c : {"ompio", "romio321", "romio341", "romio314"}) {
+        const std::string var = std::string("io_") + c + "_priority";
+        if (auto p = cvar_int(var.c_str())) priorities[c] = *p;
+      }
+      MPI_T_finalize();
+    }
+  }
+  MpiIo io = classify(library, selection, priorities);
+  if (io.vendor == "Open MPI" && (!mpit || priorities.empty())) {
+    io.how += " (MPI_T unavailable: guessed)";
+  }
+  return io;
+}
+
+}  // namespace
+
+MpiIo detect_mpiio() {
+  static const MpiIo io = detect_uncached();
+  return io;
+}
+
+namespace {
+
+const char* onoff(const std::string& v, const char* on, const char* off) { return v == "true" ? on : off; }
+
+}  // namespace
+
+std::vector<Entry> translate(const Resolved& r, const MpiIo& io) {
+  const bool romio = io.layer == IoLayer::Romio;
+  const std::string ompio_no = "OMPIO does not read it (Open MPI " + std::to_string(io.major) + "." +
+                               std::to_string(io.minor) + "." + std::to_string(io.patch) + ")";
+  std::vector<Entry> out;
+  for (const auto& spec : setting_specs()) {
+    const std::string name(spec.name);
+    const Setting& s = r.settings.at(name);
+    Entry e{name, s.asked, s.origin, s.value, s.rule, "MPI-IO", {}, "passed", {}, {}};
+    const std::string& v = s.value;
+    auto pass = [&](std::string key, std::string value) { e.keys.push_back({std::move(key), std::move(value)}); };
+    auto drop = [&](std::string why) {
+      e.status = "dropped";
+      e.why = std::move(why);
+    };
+    if (v == "default") {
+      e.status = "default";
+      e.why = "nothing passed: the implementation's default holds";
+      if (name.rfind("header", 0) == 0 || name.find("align") != std::string::npos || name == "ibuf_size") {
+        e.target = "PnetCDF";
+      }
+      out.push_back(std::move(e));
+      continue;
+    }
+    if (name == "stripe_count") {
+      pass(romio || io.ompio_standard_striping ? "striping_factor" : "stripe_width", v);
+    } else if (name == "stripe_size") {
+      pass(romio || io.ompio_standard_striping ? "striping_unit" : "stripe_size", v);
+    } else if (name == "aggregators") {
+      pass("cb_nodes", v);
+      // ROMIO caps cb_nodes by cb_config_list, one aggregator per host by default.
+      if (romio) pass("cb_config_list", "*:" + v);
+    } else if (name == "cb_buffer_size") {
+      pass("cb_buffer_size", v);
+    } else if (name == "collective_write") {
+      if (romio) pass("romio_cb_write", onoff(v, "enable", "disable"));
+      else pass("collective_buffering", v);  // "false" selects OMPIO's individual fcoll
+    } else if (name == "data_sieving_write") {
+      if (romio) pass("romio_ds_write", onoff(v, "enable", "disable"));
+      else drop(ompio_no + ": OMPIO has no info key for data sieving");
+    } else if (name == "no_indep_rw") {
+      if (romio) pass("romio_no_indep_rw", v);
+      else drop(ompio_no + ": romio_* keys are ROMIO's");
+    } else if (name == "lustre_ds_in_coll") {
+      if (romio) pass("romio_lustre_ds_in_coll", onoff(v, "enable", "disable"));
+      else drop(ompio_no + ": romio_* keys are ROMIO's");
+    } else if (name == "lustre_lockahead") {
+      if (!romio) drop(ompio_no + ": OMPIO has no Lustre lockahead");
+      else if (!io.lockahead) drop("ROMIO " + io.component + " predates Lustre lockahead (MPICH 3.3 / ROMIO 3.4)");
+      else pass("romio_lustre_cb_lock_ahead_write", onoff(v, "1", "0"));
+    } else {
+      e.target = "PnetCDF";
+      const char* key = name == "header_align" ? "nc_header_align_size"
+                        : name == "var_align"  ? "nc_var_align_size"
+                        : name == "record_align" ? "nc_record_align_size"
+                                                 : "nc_ibuf_size";
+      pass(key, v);
+    }
+    out.push_back(std::move(e));
+  }
+
+  // PnetCDF 1.12 rounds the header extent up to nc_header_align_size and then to
+  // nc_var_align_size: unless the latter is a multiple of the former, the latter decides.
+  const std::string& ha = r.settings.at("header_align").value;
+  const std::string& va = r.settings.at("var_align").value;
+  const bool align_clash = is_concrete(ha) && is_concrete(va) && as_int(va) % as_int(ha) != 0;
+
+  // romio_no_indep_rw=true makes ROMIO switch collective buffering on (deferred open needs it).
+  for (auto& e : out) {
+    if (align_clash && e.name == "header_align") {
+      e.overridden_by = "var_align = " + va + ", not a multiple of " + ha +
+                        ": PnetCDF aligns the header extent to nc_var_align_size last";
+    }
+    if (romio && e.name == "collective_write" && e.value == "false" && r.settings.at("no_indep_rw").value == "true") {
+      e.overridden_by = "no_indep_rw = true: ROMIO then enables collective buffering (romio_cb_write=enable)";
+    }
+  }
+
+  for (const auto& [key, a] : r.raw) {
+    Entry e{"raw:" + key, a.value, a.origin, a.value, {}, "MPI-IO", {}, "passed", {}, {}};
+    if (key.rfind("nc_", 0) == 0 || key.rfind("pnetcdf_", 0) == 0) e.target = "PnetCDF";
+    if (!romio && (key.rfind("romio_", 0) == 0 || key == "cb_config_list" || key.rfind("ind_", 0) == 0)) {
+      e.status = "dropped";
+      e.why = ompio_no + ": ROMIO-only key";
+    } else {
+      e.keys.push_back({key, a.value});
+      for (auto& other : out) {
+        for (const auto& k : other.keys) {
+          if (k.key == key && other.name != e.name) {
+            e.why = "replaces the value from setting '" + other.name + "' (" + k.value + ")";
+            other.overridden_by = "raw key " + key + "=" + a.value + " (" + a.origin + ")";
+          }
+        }
+      }
+    }
+    out.push_back(std::move(e));
+  }
+
+  // PnetCDF applies PNETCDF_HINTS over the info object (and over ncmpi__enddef's arguments).
+  if (auto it = r.foreign_env.find("PNETCDF_HINTS"); it != r.foreign_env.end()) {
+    try {
+      for (const auto& [k, v] : parse_assignments(it->second)) {
+        for (auto& e : out) {
+          for (const auto& key : e.keys) {
+            if (key.key == k) e.overridden_by = "PNETCDF_HINTS sets " + k + "=" + v;
+          }
+        }
+      }
+    } catch (const std::invalid_argument&) {
+      // PnetCDF itself warns about a malformed PNETCDF_HINTS; nothing to attribute here.
+    }
+  }
+  return out;
+}
+
+}  // namespace nwpio::detail::hints

@@ -1,0 +1,214 @@
+// Grammar (docs/NAMELIST.md):
+//   file       := { group }
+//   group      := ('&' | '$') name { assignment } ('/' | '&end' | '$end')
+//   assignment := name [ '(' integer ')' ] '=' { value | ',' }
+//   value      := integer | real | logical | string | T | F | r '*' [value]
+// A value list ends where the next `name =` or `name(` begins, or at the group end, so values
+// may continue over lines and commas between values are optional (as in Fortran).
+#include "config/namelist_parser.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "nwpio/error.hpp"
+
+namespace nwpio::detail {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool iequals(std::string_view a, std::string_view b) { return lower(a) == lower(b); }
+
+// T, F, TRUE, FALSE written without periods are logical values where a value is expected.
+bool bare_logical(std::string_view name, bool& value) {
+  const std::string l = lower(name);
+  if (l == "t" || l == "true") return value = true, true;
+  if (l == "f" || l == "false") return value = false, true;
+  return false;
+}
+
+class Parser {
+ public:
+  Parser(std::vector<Token> tokens, const std::string& file) : t_(std::move(tokens)), file_(file) {}
+
+  std::vector<NamelistGroup> run() {
+    std::vector<NamelistGroup> groups;
+    while (peek().kind != TokenKind::End) {
+      const Token& start = peek();
+      if (start.kind != TokenKind::GroupStart) fail(start, "'&name' to start a group");
+      for (const NamelistGroup& g : groups) {
+        if (g.name == start.text) {
+          fail(start, "each group once (&" + g.name + " began at " + std::to_string(g.pos.line) + ":" +
+                          std::to_string(g.pos.column) + ")");
+        }
+      }
+      groups.push_back(group());
+    }
+    return groups;
+  }
+
+ private:
+  const Token& peek(std::size_t ahead = 0) const { return t_[std::min(k_ + ahead, t_.size() - 1)]; }
+  const Token& take() { return t_[std::min(k_++, t_.size() - 1)]; }
+
+  [[noreturn]] void fail(const Token& found, const std::string& expected) const {
+    throw Error(ErrorKind::Config, where(file_, found.pos) + "expected " + expected + ", found " + describe(found));
+  }
+
+  NamelistGroup group() {
+    const Token& start = take();
+    NamelistGroup g;
+    g.name = start.text;
+    g.pos = start.pos;
+    while (true) {
+      const Token& t = peek();
+      if (t.kind == TokenKind::GroupEnd) {
+        take();
+        return g;
+      }
+      if (t.kind == TokenKind::Name) {
+        assignment(g);
+        continue;
+      }
+      fail(t, "a key name or '/' to end &" + g.name);
+    }
+  }
+
+  void assignment(NamelistGroup& g) {
+    const Token& key = take();
+    std::size_t first_column = 0;  // 0-based
+    if (peek().kind == TokenKind::LParen) {
+      take();
+      const Token& index = take();
+      if (index.kind != TokenKind::Integer || index.integer < 1) fail(index, "an index of at least 1 in " + key.text + "(...)");
+      first_column = static_cast<std::size_t>(index.integer - 1);
+      const Token& close = take();
+      if (close.kind != TokenKind::RParen) fail(close, "')' after the index of " + key.text);
+    }
+    if (peek().kind != TokenKind::Equals) fail(peek(), "'=' after '" + key.text + "'");
+    take();
+
+    std::vector<NamelistValue> values;
+    bool after_value = false;  // a ',' right after '=' or after another ',' is a null value
+    while (true) {
+      const Token& t = peek();
+      if (t.kind == TokenKind::GroupEnd || t.kind == TokenKind::End || starts_assignment()) break;
+      if (t.kind == TokenKind::Comma) {
+        if (!after_value) values.push_back(null_at(t.pos));
+        after_value = false;
+        take();
+        continue;
+      }
+      if (t.kind == TokenKind::Repeat) {
+        take();
+        NamelistValue v = null_at(t.pos);
+        if (t.attached) v = value(take());
+        values.insert(values.end(), static_cast<std::size_t>(t.integer), v);
+        after_value = true;
+        continue;
+      }
+      values.push_back(value(take()));
+      after_value = true;
+    }
+
+    NamelistEntry* entry = nullptr;
+    for (NamelistEntry& e : g.entries) {
+      if (e.name == lower(key.text)) entry = &e;
+    }
+    if (entry == nullptr) {
+      g.entries.push_back(NamelistEntry{lower(key.text), key.pos, {}});
+      entry = &g.entries.back();
+    }
+    // A later assignment overrides the columns it gives (Fortran semantics); nulls keep the old value.
+    if (entry->values.size() < first_column + values.size()) entry->values.resize(first_column + values.size());
+    for (std::size_t c = 0; c < values.size(); ++c) {
+      if (values[c].kind != NamelistValue::Kind::Null) entry->values[first_column + c] = values[c];
+    }
+  }
+
+  // Looking at `name =` or `name(`: the next assignment begins.
+  bool starts_assignment() const {
+    return peek().kind == TokenKind::Name &&
+           (peek(1).kind == TokenKind::Equals || peek(1).kind == TokenKind::LParen);
+  }
+
+  static NamelistValue null_at(TextPos p) {
+    NamelistValue v;
+    v.pos = p;
+    return v;
+  }
+
+  NamelistValue value(const Token& t) const {
+    NamelistValue v;
+    v.pos = t.pos;
+    v.text = t.text;
+    switch (t.kind) {
+      case TokenKind::Integer:
+        v.kind = NamelistValue::Kind::Integer;
+        v.integer = t.integer;
+        v.real = static_cast<double>(t.integer);
+        return v;
+      case TokenKind::Real:
+        v.kind = NamelistValue::Kind::Real;
+        v.real = t.real;
+        return v;
+      case TokenKind::Logical:
+        v.kind = NamelistValue::Kind::Logical;
+        v.logical = t.logical;
+        return v;
+      case TokenKind::String:
+        v.kind = NamelistValue::Kind::String;
+        return v;
+      case TokenKind::Name: {
+        bool b = false;
+        if (bare_logical(t.text, b)) {
+          v.kind = NamelistValue::Kind::Logical;
+          v.logical = b;
+          return v;
+        }
+        fail(t, "a value (strings need quotes) or 'name =' of the next key");
+      }
+      default:
+        fail(t, "a value");
+    }
+  }
+
+  std::vector<Token> t_;
+  const std::string& file_;
+  std::size_t k_ = 0;
+};
+
+}  // namespace
+
+const NamelistEntry* NamelistGroup::find(std::string_view key) const noexcept {
+  for (const NamelistEntry& e : entries) {
+    if (iequals(e.name, key)) return &e;
+  }
+  return nullptr;
+}
+
+Namelist Namelist::parse(std::string_view text, std::string file) {
+  Namelist nl;
+  nl.file_ = std::move(file);
+  nl.groups_ = Parser(tokenize_namelist(text, nl.file_), nl.file_).run();
+  return nl;
+}
+
+const NamelistGroup* Namelist::group(std::string_view name) const noexcept {
+  for (const NamelistGroup& g : groups_) {
+    if (iequals(g.name, name)) return &g;
+  }
+  return nullptr;
+}
+
+const NamelistEntry* Namelist::find(std::string_view group_name, std::string_view key) const noexcept {
+  const NamelistGroup* g = group(group_name);
+  return g ? g->find(key) : nullptr;
+}
+
+}  // namespace nwpio::detail

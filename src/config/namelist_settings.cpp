@@ -1,0 +1,198 @@
+// Mapping of namelist.input keys to nwpio settings, with WRF's registry defaults
+// (Registry/registry.io_boilerplate, Registry.EM_COMMON) and WRF's timing rules
+// (share/set_timekeeping.F). Every key and default is listed in docs/NAMELIST.md.
+#include "config/namelist_settings.hpp"
+
+#include <string>
+
+#include "config/namelist_values.hpp"
+#include "config/nwpio_keys.hpp"
+#include "nwpio/error.hpp"
+#include "nwpio/wrf_date.hpp"
+
+namespace nwpio::detail {
+
+namespace {
+
+constexpr const char* kTime = "time_control";
+constexpr const char* kDomains = "domains";
+
+int checked_max_dom(const NamelistReader& r, int domain_id) {
+  const std::int64_t max_dom = r.integer(kDomains, "max_dom", Columns::One, 1);
+  if (max_dom < 1) throw Error(ErrorKind::Config, r.where_key(kDomains, "max_dom") + "expected max_dom >= 1, found " + std::to_string(max_dom));
+  if (domain_id < 1) throw Error(ErrorKind::InvalidArgument, "domain id " + std::to_string(domain_id) + " is not a WRF domain id (they count from 1)");
+  if (domain_id > max_dom) {
+    throw Error(ErrorKind::Config, r.where_key(kDomains, "max_dom") + "domain " + std::to_string(domain_id) +
+                                       " is out of range: max_dom = " + std::to_string(max_dom));
+  }
+  return static_cast<int>(max_dom);
+}
+
+std::int64_t non_negative(const NamelistReader& r, const char* group, const char* key, Columns c, std::int64_t fallback) {
+  const std::int64_t v = r.integer(group, key, c, fallback);
+  if (v < 0) {
+    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(group, key, c)->pos) + "expected an integer >= 0 for " +
+                                       key + ", found " + std::to_string(v));
+  }
+  return v;
+}
+
+// days/hours/minutes/seconds of `prefix` (history_interval, history_begin) in seconds.
+std::int64_t wrf_duration(const NamelistReader& r, const std::string& prefix) {
+  for (const char* unsupported : {"_y", "_mo"}) {
+    const std::string key = prefix + unsupported;
+    if (r.integer(kTime, key.c_str(), Columns::PerDomain, 0) != 0) {
+      throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(kTime, key, Columns::PerDomain)->pos) +
+                                         "expected 0 for " + key + " (months and years have no fixed length; use " +
+                                         prefix + "_d/_h/_m/_s), found " + std::to_string(r.integer(kTime, key, Columns::PerDomain, 0)));
+    }
+  }
+  const auto part = [&](const char* suffix) {
+    const std::string key = prefix + suffix;
+    return non_negative(r, kTime, key.c_str(), Columns::PerDomain, 0);
+  };
+  std::int64_t minutes = part("_m");
+  if (minutes == 0) minutes = part("");
+  return part("_d") * 86400 + part("_h") * 3600 + minutes * 60 + part("_s");
+}
+
+// WRF's date of `prefix` (start, end) for the reader's domain: year, month, day required;
+// hour, minute, second default to 0.
+std::string wrf_date_of(const NamelistReader& r, const std::string& prefix) {
+  const auto part = [&](const char* suffix, bool required) {
+    const std::string key = prefix + suffix;
+    return static_cast<int>(required ? r.required_integer(kTime, key, Columns::PerDomain)
+                                     : r.integer(kTime, key, Columns::PerDomain, 0));
+  };
+  const int y = part("_year", true), mo = part("_month", true), d = part("_day", true);
+  const int h = part("_hour", false), mi = part("_minute", false), s = part("_second", false);
+  try {
+    std::string date = wrf::make_date(y, mo, d, h, mi, s);
+    if (!wrf::is_valid_date(date)) throw Error(ErrorKind::InvalidArgument, "'" + date + "' names no real time");
+    return date;
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Config, r.where_key(kTime, prefix + "_year") + "expected a valid " + prefix +
+                                       " date for domain " + std::to_string(r.domain()) + ", found " + e.what());
+  }
+}
+
+int io_form_of(const NamelistReader& r) {
+  const std::int64_t v = r.integer(kTime, "io_form_history", Columns::One, 2);
+  if (v != 2 && v != 11) {
+    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(kTime, "io_form_history", Columns::One)->pos) +
+                                       "expected a supported io_form_history (2: serial netCDF, 11: PnetCDF), found " +
+                                       std::to_string(v));
+  }
+  return static_cast<int>(v);
+}
+
+// dx (or dy) of a domain: its column if given, else its parent's divided by parent_grid_ratio.
+double grid_spacing(const Namelist& nl, const char* key, int domain, int depth = 0) {
+  NamelistReader r(nl, domain);
+  if (const NamelistValue* v = r.find(kDomains, key, Columns::PerDomain)) return value_as_real(nl, key, *v);
+  if (domain == 1 || depth > 64) return r.required_real(kDomains, key, Columns::PerDomain);
+  const auto parent = static_cast<int>(r.integer(kDomains, "parent_id", Columns::PerDomain, domain - 1));
+  const std::int64_t ratio = r.integer(kDomains, "parent_grid_ratio", Columns::PerDomain, 1);
+  if (parent < 1 || parent >= domain || ratio < 1) return r.required_real(kDomains, key, Columns::PerDomain);
+  return grid_spacing(nl, key, parent, depth + 1) / static_cast<double>(ratio);
+}
+
+// WRF: the head domain's step is time_step + num/den; a nest's is its parent's / parent_time_step_ratio.
+double time_step_of(const Namelist& nl, int domain, int depth = 0) {
+  NamelistReader r(nl, domain);
+  if (domain == 1 || depth > 64) {
+    const std::int64_t ts = r.required_integer(kDomains, "time_step", Columns::One);
+    const std::int64_t num = r.integer(kDomains, "time_step_fract_num", Columns::One, 0);
+    const std::int64_t den = r.integer(kDomains, "time_step_fract_den", Columns::One, 1);
+    if (den == 0) {
+      throw Error(ErrorKind::Config, r.where_key(kDomains, "time_step_fract_den") + "expected a nonzero time_step_fract_den, found 0");
+    }
+    return static_cast<double>(ts) + static_cast<double>(num) / static_cast<double>(den);
+  }
+  const auto parent = static_cast<int>(r.integer(kDomains, "parent_id", Columns::PerDomain, domain - 1));
+  const std::int64_t ratio = r.integer(kDomains, "parent_time_step_ratio", Columns::PerDomain, 1);
+  if (parent < 1 || parent >= domain || ratio < 1) {
+    throw Error(ErrorKind::Config, r.where_key(kDomains, "parent_id") + "expected parent_id < " + std::to_string(domain) +
+                                       " and parent_time_step_ratio >= 1 for domain " + std::to_string(domain) +
+                                       ", found parent_id " + std::to_string(parent) + " and ratio " + std::to_string(ratio));
+  }
+  return time_step_of(nl, parent, depth + 1) / static_cast<double>(ratio);
+}
+
+}  // namespace
+
+HistoryTiming history_timing_from(const Namelist& nl, int domain_id) {
+  NamelistReader r(nl, domain_id);
+  return HistoryTiming{wrf_duration(r, "history_interval"), wrf_duration(r, "history_begin")};
+}
+
+OutputOptions output_options_from(const Namelist& nl, int domain_id) {
+  NamelistReader r(nl, domain_id);
+  checked_max_dom(r, domain_id);
+  OutputOptions o;
+  o.domain_id = domain_id;
+  o.start_date = wrf_date_of(r, "start");
+  const HistoryTiming timing = history_timing_from(nl, domain_id);
+  o.history_interval_seconds = timing.interval_seconds;
+  o.history_begin_seconds = timing.begin_seconds;
+
+  const std::int64_t frames = r.integer(kTime, "frames_per_outfile", Columns::PerDomain, 10);
+  if (frames < 1) {
+    throw Error(ErrorKind::Config, where(nl.file(), r.find(kTime, "frames_per_outfile", Columns::PerDomain)->pos) +
+                                       "expected frames_per_outfile >= 1, found " + std::to_string(frames));
+  }
+  o.frames_per_file = static_cast<int>(frames);
+  o.outname = r.string(kTime, "history_outname", Columns::One, "wrfout_d<domain>_<date>");
+  o.io_form = static_cast<IoForm>(io_form_of(r));
+  o.nocolons = r.logical(kTime, "nocolons", Columns::One, false);
+  o.use_netcdf_classic = r.logical(kTime, "use_netcdf_classic", Columns::One, false);
+  std::string iofields = r.string(kTime, "iofields_filename", Columns::PerDomain, "NONE_SPECIFIED");
+  o.iofields_file = iofields == "NONE_SPECIFIED" ? std::string() : iofields;
+  o.ignore_iofields_warning = r.logical(kTime, "ignore_iofields_warning", Columns::One, true);
+
+  o.e_we = r.integer(kDomains, "e_we", Columns::PerDomain, 0);
+  o.e_sn = r.integer(kDomains, "e_sn", Columns::PerDomain, 0);
+  o.e_vert = r.integer(kDomains, "e_vert", Columns::PerDomain, 0);
+
+  apply_nwpio_group(nl, o);
+  return o;
+}
+
+ModelSettings model_settings_from(const Namelist& nl, int domain_id) {
+  NamelistReader r(nl, domain_id);
+  ModelSettings m;
+  m.max_dom = checked_max_dom(r, domain_id);
+  const auto size = [&](const char* key) {
+    const std::int64_t v = r.required_integer(kDomains, key, Columns::PerDomain);
+    if (v < 2) {
+      throw Error(ErrorKind::Config, where(nl.file(), r.find(kDomains, key, Columns::PerDomain)->pos) + "expected " + key +
+                                         " >= 2 (a staggered point count), found " + std::to_string(v));
+    }
+    return static_cast<int>(v);
+  };
+  m.e_we = size("e_we");
+  m.e_sn = size("e_sn");
+  m.e_vert = size("e_vert");
+  m.dx = grid_spacing(nl, "dx", domain_id);
+  m.dy = grid_spacing(nl, "dy", domain_id);
+  m.time_step = time_step_of(nl, domain_id);
+  m.nproc_x = static_cast<int>(r.integer(kDomains, "nproc_x", Columns::One, -1));
+  m.nproc_y = static_cast<int>(r.integer(kDomains, "nproc_y", Columns::One, -1));
+  m.start_date = wrf_date_of(r, "start");
+
+  // WRF: run_days/hours/minutes/seconds (one value) set the head domain's run length when any
+  // is > 0; otherwise (and always for nests) end_* is the end.
+  std::int64_t run = 0;
+  if (domain_id == 1) {
+    run = non_negative(r, kTime, "run_days", Columns::One, 0) * 86400 + non_negative(r, kTime, "run_hours", Columns::One, 0) * 3600 +
+          non_negative(r, kTime, "run_minutes", Columns::One, 0) * 60 + non_negative(r, kTime, "run_seconds", Columns::One, 0);
+  }
+  m.end_date = run > 0 ? wrf::add_seconds(m.start_date, run) : wrf_date_of(r, "end");
+  if (wrf::date_to_seconds(m.end_date) < wrf::date_to_seconds(m.start_date)) {
+    throw Error(ErrorKind::Config, r.where_key(kTime, "end_year") + "expected an end date not before the start date " +
+                                       m.start_date + " for domain " + std::to_string(domain_id) + ", found " + m.end_date);
+  }
+  return m;
+}
+
+}  // namespace nwpio::detail

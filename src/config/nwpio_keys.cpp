@@ -1,0 +1,138 @@
+// The &nwpio key table. To add a key: add one row below (keep the table sorted by topic) and a
+// line in docs/NAMELIST.md. Rows are plain data plus a captureless lambda, so the table stays
+// readable and needs no registration machinery.
+#include "config/nwpio_keys.hpp"
+
+#include <array>
+#include <cctype>
+
+#include "nwpio/error.hpp"
+
+namespace nwpio::detail {
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::int64_t positive(const NwpioValue& v) {
+  const std::int64_t n = v.integer();
+  if (n < 1) v.fail("a positive integer");
+  return n;
+}
+
+std::int64_t non_negative(const NwpioValue& v) {
+  const std::int64_t n = v.integer();
+  if (n < 0) v.fail("an integer >= 0");
+  return n;
+}
+
+constexpr std::array<std::string_view, 3> kGatherNames{"auto", "rearrange", "direct"};
+constexpr std::array<std::string_view, 3> kReorderNames{"auto", "pack", "datatype"};
+constexpr std::array<std::string_view, 2> kFormatNames{"cdf2", "cdf5"};
+
+const NwpioKey kKeys[] = {
+    // --- files ------------------------------------------------------------------------------
+    {"output_dir", "string", "directory of the history files (default '.')",
+     [](OutputOptions& o, const NwpioValue& v) { o.output_dir = v.string(); }},
+    {"noclobber", "logical", "an existing file at the final name is an error (default .false.)",
+     [](OutputOptions& o, const NwpioValue& v) { o.noclobber = v.logical(); }},
+    {"fsync", "logical", "data on disk before a file takes its final name (default .true.)",
+     [](OutputOptions& o, const NwpioValue& v) { o.fsync_before_rename = v.logical(); }},
+    {"pnetcdf_format", "string", "io_form 11 file format: 'cdf2' (WRF's, default) or 'cdf5'",
+     [](OutputOptions& o, const NwpioValue& v) {
+       o.format = v.choice(kFormatNames) == 0 ? FileFormat::Cdf2 : FileFormat::Cdf5;
+     }},
+    {"deflate_level", "integer", "io_form 2 netCDF-4 deflate level 0-9 (default 2, as WRF)",
+     [](OutputOptions& o, const NwpioValue& v) {
+       const std::int64_t n = v.integer();
+       if (n < 0 || n > 9) v.fail("a deflate level from 0 to 9");
+       o.deflate_level = static_cast<int>(n);
+     }},
+    {"header_reserve_bytes", "integer", "free header space in bytes (default 65536)",
+     [](OutputOptions& o, const NwpioValue& v) { o.header_reserve_bytes = non_negative(v); }},
+    // --- backend ----------------------------------------------------------------------------
+    {"fallback_to_serial", "logical", "io_form 11 in a build without PnetCDF switches to io_form 2 (default .false.)",
+     [](OutputOptions& o, const NwpioValue& v) { o.fallback_to_serial = v.logical(); }},
+    // --- gathering and memory ---------------------------------------------------------------
+    {"gather", "string", "'auto' (default), 'rearrange' or 'direct'",
+     [](OutputOptions& o, const NwpioValue& v) { o.gather = static_cast<GatherMode>(v.choice(kGatherNames)); }},
+    {"reorder", "string", "'auto' (default), 'pack' or 'datatype'",
+     [](OutputOptions& o, const NwpioValue& v) { o.reorder = static_cast<ReorderMode>(v.choice(kReorderNames)); }},
+    {"writer_ranks", "integer", "rearranger writer ranks; 0 = all ranks (default 0)",
+     [](OutputOptions& o, const NwpioValue& v) { o.writer_ranks = static_cast<int>(non_negative(v)); }},
+    {"max_round_bytes", "integer", "per-rank bytes in one collective write round (default 1 GiB)",
+     [](OutputOptions& o, const NwpioValue& v) { o.max_round_bytes = positive(v); }},
+    {"serial_chunk_bytes", "integer", "io_form 2 gather chunk bound in bytes (default 64 MiB)",
+     [](OutputOptions& o, const NwpioValue& v) { o.serial_chunk_bytes = positive(v); }},
+    // --- reporting --------------------------------------------------------------------------
+    {"print_timing", "logical", "rank 0 prints WRF's 'Timing for Writing' line per frame (default .true.)",
+     [](OutputOptions& o, const NwpioValue& v) { o.print_timing = v.logical(); }},
+    {"stats_json", "string", "write the Statistics as JSON to this file at close (default: none)",
+     [](OutputOptions& o, const NwpioValue& v) { o.stats_json = v.string(); }},
+    // --- hints (issue 4 adds its hint keys here) ---------------------------------------------
+    {"hints_file", "string", "TOML file with MPI-IO hint profiles",
+     [](OutputOptions& o, const NwpioValue& v) { o.hints.profile_file = v.string(); }},
+    {"hints_profile", "string", "profile name inside hints_file",
+     [](OutputOptions& o, const NwpioValue& v) { o.hints.profile = v.string(); }},
+};
+
+std::string valid_keys() {
+  std::string out;
+  for (const NwpioKey& k : kKeys) {
+    if (!out.empty()) out += ", ";
+    out += k.name;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string NwpioValue::text() const {
+  switch (v_.kind) {
+    case NamelistValue::Kind::Logical: return v_.logical ? "true" : "false";
+    case NamelistValue::Kind::Null: fail("a value");
+    default: return v_.text;
+  }
+}
+
+std::size_t NwpioValue::choice(std::span<const std::string_view> choices) const {
+  const std::string s = lower(string());
+  std::string list;
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    if (s == choices[i]) return i;
+    list += (i == 0 ? "'" : i + 1 == choices.size() ? " or '" : ", '") + std::string(choices[i]) + "'";
+  }
+  fail(list);
+}
+
+void NwpioValue::fail(std::string_view expected) const {
+  throw Error(ErrorKind::Config, where(nl_.file(), v_.pos) + "expected " + std::string(expected) + " for " +
+                                     std::string(key_) + ", found " + describe(v_));
+}
+
+std::span<const NwpioKey> nwpio_keys() { return kKeys; }
+
+void apply_nwpio_group(const Namelist& nl, OutputOptions& options) {
+  const NamelistGroup* g = nl.group("nwpio");
+  if (g == nullptr) return;
+  for (const NamelistEntry& e : g->entries) {
+    const NwpioKey* key = nullptr;
+    for (const NwpioKey& k : kKeys) {
+      if (k.name == e.name) key = &k;
+    }
+    if (key == nullptr) {
+      throw Error(ErrorKind::Config, where(nl.file(), e.pos) + "expected a key of &nwpio, found unknown key '" + e.name +
+                                         "'; valid keys: " + valid_keys());
+    }
+    NamelistReader reader(nl, 1);
+    const NamelistValue* v = reader.find("nwpio", e.name, Columns::One);
+    if (v == nullptr) continue;  // `key = ` with no value: Fortran leaves it unchanged
+    key->apply(options, NwpioValue(nl, key->name, *v));
+  }
+}
+
+}  // namespace nwpio::detail

@@ -1,0 +1,212 @@
+#include "core/file_layout.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "nwpio/error.hpp"
+#include "nwpio/wrf_conventions.hpp"
+
+namespace nwpio::detail {
+
+const std::vector<std::string>& wrf_dimension_order() {
+  static const std::vector<std::string> order = {
+      std::string(wrf::kTime),          std::string(wrf::kDateStrLen),     std::string(wrf::kWestEast),
+      std::string(wrf::kSouthNorth),    std::string(wrf::kBottomTop),      std::string(wrf::kBottomTopStag),
+      std::string(wrf::kSoilLayersStag), std::string(wrf::kWestEastStag),  std::string(wrf::kSouthNorthStag)};
+  return order;
+}
+
+namespace {
+
+// CDF-2 holds at most 2^32 - 4 bytes per variable (per record for record variables) and
+// dimension lengths up to 2^31 - 1; beyond that only CDF-5 (64-bit data) can hold the file.
+constexpr std::int64_t kCdf2MaxVarBytes = (std::int64_t{1} << 32) - 4;
+constexpr std::int64_t kCdf2MaxDim = std::numeric_limits<std::int32_t>::max();
+
+// Lengths of the grid dimensions, which the decomposition decides (staggered counts).
+std::map<std::string, std::int64_t> grid_dimensions(const Box& domain) {
+  return {{std::string(wrf::kWestEast), domain.extent(kAxisI) - 1},
+          {std::string(wrf::kWestEastStag), domain.extent(kAxisI)},
+          {std::string(wrf::kSouthNorth), domain.extent(kAxisJ) - 1},
+          {std::string(wrf::kSouthNorthStag), domain.extent(kAxisJ)},
+          {std::string(wrf::kBottomTop), domain.extent(kAxisK) - 1},
+          {std::string(wrf::kBottomTopStag), domain.extent(kAxisK)}};
+}
+
+std::int64_t dimension_length(const std::string& name, const Schema& schema,
+                              const std::map<std::string, std::int64_t>& grid, const std::string& var) {
+  if (auto it = grid.find(name); it != grid.end()) return it->second;
+  if (name == wrf::kDateStrLen) return wrf::kDateStrLenValue;
+  if (const DimSpec* d = schema.find_dimension(name)) return d->length;
+  throw Error(ErrorKind::Schema, "variable " + var + " uses dimension " + name +
+                                     ", which is neither a grid dimension nor defined with Schema::add_dimension");
+}
+
+// Fills the memory strides of `g` for this rank: where element (i, j, k) of the file lives in
+// the array the model hands to put().
+void set_memory_geometry(FieldGeometry& g, const VarSpec& spec, const Decomposition& d) {
+  const Box& mem = d.memory();
+  const Box& dom = d.domain();
+  const bool grid_k = spec.vertical_dim.empty();
+  // k of the model's vertical grid lives at kms:kme; a named dimension at [0, length).
+  const std::int64_t mk0 = grid_k ? mem.lo[kAxisK] : 0;
+  const std::int64_t nkm = grid_k ? mem.extent(kAxisK) : g.nk;
+  const std::int64_t gk0 = grid_k ? dom.lo[kAxisK] : 0;
+  const std::int64_t nim = mem.extent(kAxisI), njm = mem.extent(kAxisJ);
+  const std::int64_t di = dom.lo[kAxisI] - mem.lo[kAxisI];
+  const std::int64_t dj = dom.lo[kAxisJ] - mem.lo[kAxisJ];
+  switch (spec.memory_order) {
+    case MemoryOrder::XZY:  // (i, k, j)
+      g.mem_stride_k = nim;
+      g.mem_stride_j = nim * nkm;
+      break;
+    case MemoryOrder::XYZ:  // (i, j, k)
+      g.mem_stride_j = nim;
+      g.mem_stride_k = nim * njm;
+      break;
+    case MemoryOrder::XY:
+      g.mem_stride_j = nim;
+      g.mem_stride_k = 0;
+      break;
+    case MemoryOrder::Z:
+      g.mem_origin = gk0 - mk0;
+      g.mem_stride_k = 1;
+      return;
+    case MemoryOrder::Scalar: return;
+  }
+  g.mem_origin = di + dj * g.mem_stride_j + (gk0 - mk0) * g.mem_stride_k;
+}
+
+// The part of the file every rank writes: its patch cut to the field's staggered extent,
+// shifted to file indices; k from the patch for the vertical grid, whole for a named dimension.
+void set_file_boxes(FieldGeometry& g, const VarSpec& spec, const Decomposition& d) {
+  const Box& dom = d.domain();
+  const bool grid_k = spec.vertical_dim.empty() && is_3d(spec.memory_order);
+  g.file_boxes.reserve(d.all_patches().size());
+  for (const Box& patch : d.all_patches()) {
+    const Box w = Decomposition::write_box(patch, dom, spec.stagger);
+    Box f;
+    for (int a = 0; a < 2; ++a) {
+      f.lo[a] = w.lo[a] - dom.lo[a];
+      f.hi[a] = w.hi[a] - dom.lo[a];
+    }
+    if (grid_k) {
+      f.lo[kAxisK] = w.lo[kAxisK] - dom.lo[kAxisK];
+      f.hi[kAxisK] = w.hi[kAxisK] - dom.lo[kAxisK];
+    } else {
+      f.lo[kAxisK] = 0;
+      f.hi[kAxisK] = g.nk;
+    }
+    if (f.empty()) f = Box{};
+    g.file_boxes.push_back(f);
+  }
+}
+
+}  // namespace
+
+StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, const OutputOptions& options) {
+  StreamLayout out;
+  FileLayout& file = out.file;
+  file.format = options.format;
+  file.header_reserve_bytes = options.header_reserve_bytes;
+  file.global_attributes = schema.global_attributes();
+  const auto grid = grid_dimensions(d.domain());
+
+  // Per variable: its dimension names (outermost first), then collect the dimensions used.
+  std::vector<std::vector<std::string>> var_dims;
+  std::map<std::string, std::int64_t> used = {{std::string(wrf::kTime), 0},
+                                              {std::string(wrf::kDateStrLen), wrf::kDateStrLenValue}};
+  for (const VarSpec& spec : schema.variables()) {
+    if (spec.name == "Times") throw Error(ErrorKind::Schema, "variable Times is written by the Writer itself");
+    var_dims.push_back(wrf::file_dimensions(spec));
+    for (const std::string& n : var_dims.back()) {
+      if (n == wrf::kTime) continue;
+      const std::int64_t len = dimension_length(n, schema, grid, spec.name);
+      if (len < 1) throw Error(ErrorKind::Schema, "variable " + spec.name + ": dimension " + n + " is empty");
+      used[n] = len;
+    }
+  }
+  if (const DimSpec* ds = schema.find_dimension(wrf::kDateStrLen); ds && ds->length != wrf::kDateStrLenValue) {
+    throw Error(ErrorKind::Schema, "dimension DateStrLen must be 19 (WRF's date length), not " + std::to_string(ds->length));
+  }
+
+  // Dimensions in WRF's order, then the schema's other dimensions in schema order.
+  std::map<std::string, int> dim_index;
+  auto add_dim = [&](const std::string& n) {
+    if (!used.count(n) || dim_index.count(n)) return;
+    dim_index[n] = static_cast<int>(file.dims.size());
+    file.dims.push_back({n, used[n]});
+  };
+  for (const std::string& n : wrf_dimension_order()) add_dim(n);
+  for (const DimSpec& ds : schema.dimensions()) add_dim(ds.name);
+  for (const auto& [n, len] : used) add_dim(n);
+
+  // Times first (varid 0), then the schema's variables in schema order.
+  file.vars.push_back({"Times", DataType::Char, {dim_index.at(std::string(wrf::kTime)),
+                                                 dim_index.at(std::string(wrf::kDateStrLen))}, {}, true});
+  out.record_bytes = wrf::kDateStrLenValue;
+  bool need_cdf5 = false;
+  std::string cdf5_reason;
+  for (const auto& [n, len] : used) {
+    if (len > kCdf2MaxDim && !need_cdf5) {
+      need_cdf5 = true;
+      cdf5_reason = "dimension " + n + " has " + std::to_string(len) + " points, over CDF-2's 2^31-1";
+    }
+  }
+  const auto& specs = schema.variables();
+  for (std::size_t s = 0; s < specs.size(); ++s) {
+    const VarSpec& spec = specs[s];
+    FileLayout::Var v{spec.name, spec.type, {}, spec.attributes, spec.time_dependent};
+    std::vector<std::int64_t> spatial;
+    for (const std::string& n : var_dims[s]) {
+      v.dims.push_back(dim_index.at(n));
+      if (n != wrf::kTime) spatial.push_back(used.at(n));
+    }
+    file.vars.push_back(std::move(v));
+
+    FieldGeometry g;
+    g.schema_index = static_cast<int>(s);
+    g.varid = static_cast<int>(s) + 1;
+    g.name = spec.name;
+    g.type = spec.type;
+    g.elem = size_of(spec.type);
+    g.order = spec.memory_order;
+    g.decomposed = is_decomposed(spec.memory_order);
+    g.record = spec.time_dependent;
+    const std::size_t want = is_3d(spec.memory_order) ? 3 : spec.memory_order == MemoryOrder::XY ? 2
+                             : spec.memory_order == MemoryOrder::Z                                ? 1
+                                                                                                   : 0;
+    if (spatial.size() != want) {
+      throw Error(ErrorKind::Schema, "variable " + spec.name + ": memory order " + std::string(to_string(spec.memory_order)) +
+                                         " needs " + std::to_string(want) + " spatial dimensions, the file has " +
+                                         std::to_string(spatial.size()));
+    }
+    if (want == 3) g.nk = spatial[0];
+    if (want == 1) g.nk = spatial[0];
+    if (want >= 2) {
+      g.nj = spatial[want - 2];
+      g.ni = spatial[want - 1];
+      const Box fd = d.field_domain(spec.stagger);
+      if (g.ni != fd.extent(kAxisI) || g.nj != fd.extent(kAxisJ)) {
+        throw Error(ErrorKind::Internal, "variable " + spec.name + ": file extents do not match the decomposition");
+      }
+    }
+    set_memory_geometry(g, spec, d);
+    if (g.decomposed) set_file_boxes(g, spec, d);
+    (spec.time_dependent ? out.record_bytes : out.static_bytes) += g.bytes();
+    if (g.bytes() > kCdf2MaxVarBytes && !need_cdf5) {
+      need_cdf5 = true;
+      cdf5_reason = "variable " + spec.name + " holds " + std::to_string(g.bytes()) +
+                    " bytes per record, over CDF-2's 4 GiB limit";
+    }
+    out.fields.push_back(std::move(g));
+  }
+  if (need_cdf5 && file.format == FileFormat::Cdf2) {
+    file.format = FileFormat::Cdf5;
+    out.format_note = "nwpio: " + cdf5_reason + ": writing CDF-5 (64-bit data) instead of CDF-2";
+  }
+  return out;
+}
+
+}  // namespace nwpio::detail

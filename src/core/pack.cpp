@@ -1,0 +1,72 @@
+#include "core/pack.hpp"
+
+#include <algorithm>
+
+#include "util/mpi_call.hpp"
+
+namespace nwpio::detail {
+
+std::int64_t count_rows(const FieldGeometry& g, const Box& box, std::int64_t ra, std::int64_t rb) noexcept {
+  if (box.empty() || ra >= rb) return 0;
+  const std::int64_t nj = g.nj;
+  const std::int64_t k_first = std::max(box.lo[kAxisK], ra / nj);
+  const std::int64_t k_last = std::min(box.hi[kAxisK] - 1, (rb - 1) / nj);
+  std::int64_t n = 0;
+  for (std::int64_t k = k_first; k <= k_last; ++k) {
+    const std::int64_t j0 = std::max(box.lo[kAxisJ], ra - k * nj);
+    const std::int64_t j1 = std::min(box.hi[kAxisJ], rb - k * nj);
+    if (j1 > j0) n += j1 - j0;
+  }
+  return n;
+}
+
+std::byte* pack_rows(const FieldGeometry& g, const void* memory, const Box& box, std::int64_t ra, std::int64_t rb,
+                     std::byte* out) noexcept {
+  const auto* base = static_cast<const std::byte*>(memory);
+  const auto es = static_cast<std::int64_t>(g.elem);
+  const std::int64_t i0 = box.lo[kAxisI];
+  const auto width = static_cast<std::size_t>(box.extent(kAxisI) * es);
+  for_each_row(g, box, ra, rb, [&](std::int64_t k, std::int64_t j) {
+    const std::int64_t off = g.mem_origin + i0 + j * g.mem_stride_j + k * g.mem_stride_k;
+    std::memcpy(out, base + off * es, width);
+    out += width;
+  });
+  return out;
+}
+
+MPI_Datatype mpi_type_of(DataType type) noexcept {
+  switch (type) {
+    case DataType::Float: return MPI_FLOAT;
+    case DataType::Double: return MPI_DOUBLE;
+    case DataType::Int: return MPI_INT;
+    case DataType::Char: return MPI_CHAR;
+  }
+  return MPI_BYTE;
+}
+
+std::int64_t datatype_origin_bytes(const FieldGeometry& g, const Box& box) noexcept {
+  const std::int64_t off =
+      g.mem_origin + box.lo[kAxisI] + box.lo[kAxisJ] * g.mem_stride_j + box.lo[kAxisK] * g.mem_stride_k;
+  return off * static_cast<std::int64_t>(g.elem);
+}
+
+MPI_Datatype make_box_datatype(const FieldGeometry& g, const Box& box) {
+  // row: the i run (contiguous in memory); then j rows at stride_j; then k planes at stride_k.
+  // The element type stays visible to PnetCDF, which needs it for the byte swap.
+  const auto es = static_cast<MPI_Aint>(g.elem);
+  MPI_Datatype row = MPI_DATATYPE_NULL, plane = MPI_DATATYPE_NULL, whole = MPI_DATATYPE_NULL;
+  mpi_check(MPI_Type_contiguous(static_cast<int>(box.extent(kAxisI)), mpi_type_of(g.type), &row),
+            "MPI_Type_contiguous");
+  mpi_check(MPI_Type_create_hvector(static_cast<int>(box.extent(kAxisJ)), 1,
+                                    static_cast<MPI_Aint>(g.mem_stride_j) * es, row, &plane),
+            "MPI_Type_create_hvector");
+  mpi_check(MPI_Type_create_hvector(static_cast<int>(box.extent(kAxisK)), 1,
+                                    static_cast<MPI_Aint>(g.mem_stride_k) * es, plane, &whole),
+            "MPI_Type_create_hvector");
+  mpi_check(MPI_Type_commit(&whole), "MPI_Type_commit");
+  MPI_Type_free(&row);
+  MPI_Type_free(&plane);
+  return whole;
+}
+
+}  // namespace nwpio::detail

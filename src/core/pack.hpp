@@ -1,0 +1,53 @@
+// The one place where data changes order: from the model's memory (halo, i-k-j or i-j-k) to
+// file order (k, j, i). Both candidates live here: a pack into a contiguous buffer (one pass,
+// one memcpy per row of i) and an MPI derived datatype over the memory array for PnetCDF's
+// flexible API. Rows are addressed as (k, j) pairs of one variable, row = k * nj + j.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "core/file_layout.hpp"
+
+namespace nwpio::detail {
+
+// Calls f(k, j) for every row r = k * nj + j with ra <= r < rb inside `box` (k and j ranges),
+// in increasing row order.
+template <class F>
+void for_each_row(const FieldGeometry& g, const Box& box, std::int64_t ra, std::int64_t rb, F&& f) {
+  if (box.empty() || ra >= rb) return;
+  const std::int64_t nj = g.nj;
+  const std::int64_t k_first = std::max(box.lo[kAxisK], ra / nj);
+  const std::int64_t k_last = std::min(box.hi[kAxisK] - 1, (rb - 1) / nj);
+  for (std::int64_t k = k_first; k <= k_last; ++k) {
+    const std::int64_t j0 = std::max(box.lo[kAxisJ], ra - k * nj);
+    const std::int64_t j1 = std::min(box.hi[kAxisJ], rb - k * nj);
+    for (std::int64_t j = j0; j < j1; ++j) f(k, j);
+  }
+}
+
+// Number of rows for_each_row visits (O(k levels), no row loop).
+std::int64_t count_rows(const FieldGeometry& g, const Box& box, std::int64_t ra, std::int64_t rb) noexcept;
+
+// Bytes of `box`'s rows in [ra, rb).
+inline std::int64_t box_bytes(const FieldGeometry& g, const Box& box, std::int64_t ra, std::int64_t rb) noexcept {
+  return count_rows(g, box, ra, rb) * box.extent(kAxisI) * static_cast<std::int64_t>(g.elem);
+}
+
+// Copies this rank's rows [ra, rb) of `box` from the model's array `memory` into `out`, in file
+// order, halo skipped. Returns the end of what was written.
+std::byte* pack_rows(const FieldGeometry& g, const void* memory, const Box& box, std::int64_t ra, std::int64_t rb,
+                     std::byte* out) noexcept;
+
+// An MPI datatype that walks `box` of this rank's memory array in file order (k, j, i), to be
+// used with count 1 at `memory + datatype_origin(g, box)`. The caller frees it (MPI_Type_free).
+MPI_Datatype make_box_datatype(const FieldGeometry& g, const Box& box);
+std::int64_t datatype_origin_bytes(const FieldGeometry& g, const Box& box) noexcept;
+
+// MPI's element type for a DataType.
+MPI_Datatype mpi_type_of(DataType type) noexcept;
+
+}  // namespace nwpio::detail

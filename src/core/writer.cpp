@@ -1,0 +1,196 @@
+// Writer: construction (option checks, iofields, layout, backend, frame plans), close and
+// destruction. Every collective step ends in run_and_agree, so all ranks throw the same Error.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+#include "backend/backend.hpp"
+#include "config/iofields.hpp"
+#include "core/direct_plan.hpp"
+#include "core/rearranger.hpp"
+#include "core/writer_impl.hpp"
+#include "util/agree.hpp"
+#include "util/mpi_call.hpp"
+
+namespace nwpio {
+
+namespace {
+
+using detail::run_and_agree;
+
+void check_options(const OutputOptions& o, const Decomposition& d) {
+  auto bad = [](const std::string& m) { throw Error(ErrorKind::InvalidArgument, m); };
+  if (o.frames_per_file < 1) bad("frames_per_file must be at least 1, not " + std::to_string(o.frames_per_file));
+  if (o.max_round_bytes < 1) bad("max_round_bytes must be positive");
+  if (o.serial_chunk_bytes < 1) bad("serial_chunk_bytes must be positive");
+  if (o.header_reserve_bytes < 0) bad("header_reserve_bytes must not be negative");
+  if (o.writer_ranks < 0) bad("writer_ranks must be 0 (all ranks) or positive");
+  if (o.outname.empty()) bad("outname (history_outname) is empty");
+  if (o.io_form == IoForm::Pnetcdf && o.format == FileFormat::Netcdf4) {
+    bad("io_form 11 (PnetCDF) writes CDF-2 or CDF-5, not netCDF-4");
+  }
+  const std::array<std::pair<const char*, std::int64_t>, 3> given = {
+      {{"e_we", o.e_we}, {"e_sn", o.e_sn}, {"e_vert", o.e_vert}}};
+  for (int a = 0; a < 3; ++a) {
+    const auto& [name, value] = given[static_cast<std::size_t>(a)];
+    if (value != 0 && value != d.domain().extent(a)) {
+      throw Error(ErrorKind::Decomposition, std::string("options.") + name + " = " + std::to_string(value) +
+                                                " does not match the decomposition's staggered count " +
+                                                std::to_string(d.domain().extent(a)));
+    }
+  }
+}
+
+// Rank 0: the output directory exists, is a directory and can be written.
+void check_output_dir(const std::string& dir) {
+  struct stat st{};
+  if (::stat(dir.c_str(), &st) != 0) {
+    throw Error(ErrorKind::Io, "output directory " + dir + ": " + std::strerror(errno));
+  }
+  if (!S_ISDIR(st.st_mode)) throw Error(ErrorKind::Io, "output directory " + dir + ": " + std::strerror(ENOTDIR));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw Error(ErrorKind::Io, "output directory " + dir + " is not writable: " + std::strerror(errno));
+  }
+}
+
+// N writer ranks spread evenly over the communicator (rank i * size / N).
+std::vector<int> spread_writers(int requested, int size) {
+  const int n = requested <= 0 ? size : std::min(requested, size);
+  std::vector<int> w;
+  for (int i = 0; i < n; ++i) w.push_back(static_cast<int>(static_cast<std::int64_t>(i) * size / n));
+  return w;
+}
+
+// GatherMode::Auto and ReorderMode::Auto: the faster choices measured (docs/ARCHITECTURE.md,
+// "Frame data path"). Rearranging pays when patches cut the rows of i (nproc_x > 1); when every
+// patch spans whole rows the patches are already contiguous slabs and the exchange is pure cost.
+GatherMode resolve_gather(GatherMode g, const Decomposition& d) {
+  if (g != GatherMode::Auto) return g;
+  for (const Box& p : d.all_patches()) {
+    if (p.lo[kAxisI] != d.domain().lo[kAxisI] || p.hi[kAxisI] != d.domain().hi[kAxisI]) return GatherMode::Rearrange;
+  }
+  return GatherMode::Direct;
+}
+
+ReorderMode resolve_reorder(ReorderMode r) { return r == ReorderMode::Auto ? ReorderMode::Pack : r; }
+
+}  // namespace
+
+Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
+    : decomposition(d), schema(std::move(s)), options(std::move(o)), clock(options) {
+  comm = decomposition.comm();
+  rank = decomposition.rank();
+  size = decomposition.size();
+
+  run_and_agree(comm, [&] {
+    check_options(options, decomposition);
+    if (rank == 0) check_output_dir(options.output_dir);
+  });
+  std::set<std::string> gone;
+  run_and_agree(comm, [&] { gone = detail::apply_iofields(schema, options, comm); });
+  removed = std::move(gone);
+  run_and_agree(comm, [&] {
+    layout = detail::build_stream_layout(schema, decomposition, options);
+    backend = detail::make_backend(options, comm);
+  });
+  for (const VarSpec& v : schema.variables()) index_of.emplace(v.name, static_cast<int>(index_of.size()));
+  frame.data.assign(schema.variables().size(), nullptr);
+
+  // Plans: which decomposed fields each kind of frame writes, and how they travel.
+  for (int kind = 0; kind < 2; ++kind) {
+    for (const detail::FieldGeometry& g : layout.fields) {
+      if (g.decomposed && (g.record || kind == 1)) plan_fields[static_cast<std::size_t>(kind)].push_back(g.schema_index);
+    }
+  }
+  const bool parallel = backend->parallel();
+  const GatherMode gather = parallel ? resolve_gather(options.gather, decomposition) : GatherMode::Rearrange;
+  const ReorderMode reorder = resolve_reorder(options.reorder);
+  const std::vector<int> writers = parallel ? spread_writers(options.writer_ranks, size) : std::vector<int>{0};
+  const std::int64_t round_limit = parallel ? options.max_round_bytes : options.serial_chunk_bytes;
+  run_and_agree(comm, [&] {
+    for (std::size_t kind = 0; kind < 2; ++kind) {
+      std::vector<const detail::FieldGeometry*> fields;
+      for (int index : plan_fields[kind]) fields.push_back(&layout.fields[static_cast<std::size_t>(index)]);
+      if (gather == GatherMode::Rearrange) {
+        plans[kind] = std::make_unique<detail::Rearranger>(comm, std::move(fields), writers, round_limit);
+      } else {
+        plans[kind] = std::make_unique<detail::DirectPlan>(comm, std::move(fields), reorder, round_limit);
+      }
+    }
+  });
+  stats.backend = options.io_form == IoForm::Pnetcdf ? "pnetcdf" : options.io_form == IoForm::NetcdfSerial ? "netcdf-serial" : "null";
+  stats.gather = gather == GatherMode::Rearrange ? "rearrange" : "direct";
+  stats.reorder = gather == GatherMode::Rearrange ? "pack" : reorder == ReorderMode::Pack ? "pack" : "datatype";
+  stats.writer_ranks = gather == GatherMode::Rearrange ? static_cast<int>(writers.size()) : size;
+  if (rank == 0 && !layout.format_note.empty()) std::fprintf(stderr, "%s\n", layout.format_note.c_str());
+}
+
+void Writer::Impl::close() {
+  if (frame.open) {
+    // A frame that was begun but never ended wrote nothing; it is dropped.
+    if (rank == 0) std::fprintf(stderr, "nwpio: close(): frame %s was never ended; it is dropped\n", frame.date.c_str());
+    frame.open = false;
+  }
+  if (file_open) {
+    if (broken) {
+      // Every rank agreed on the failure, so all join; the partial file keeps its temporary name.
+      try {
+        run_and_agree(comm, [&] { backend->close(); });
+      } catch (const Error&) {
+      }
+      file_open = false;
+      if (rank == 0) std::fprintf(stderr, "nwpio: the partial file stays at %s\n", temp_path.c_str());
+    } else {
+      const double secs = close_file();
+      if (!stats.frames.empty()) stats.frames.back().close_seconds += secs;
+    }
+  }
+  if (!options.stats_json.empty()) {
+    run_and_agree(comm, [&] {
+      if (rank == 0) stats.write_json(options.stats_json);
+    });
+  }
+  dirty = false;
+}
+
+Writer::Writer(const Decomposition& decomposition, Schema schema, OutputOptions options)
+    : impl_(std::make_unique<Impl>(decomposition, std::move(schema), std::move(options))) {}
+
+Writer::~Writer() {
+  if (!impl_) return;
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  // During stack unwinding, or after a failed write, other ranks may not enter a collective:
+  // leave without one (the partial file keeps its temporary name).
+  if (std::uncaught_exceptions() > 0 || impl_->broken) {
+    impl_->abandon();
+    return;
+  }
+  if (!impl_->dirty && !impl_->file_open) return;
+  try {
+    impl_->close();
+  } catch (const std::exception& e) {
+    if (impl_->rank == 0) std::fprintf(stderr, "nwpio: closing the stream failed: %s\n", e.what());
+  }
+}
+
+Writer::Writer(Writer&&) noexcept = default;
+Writer& Writer::operator=(Writer&&) noexcept = default;
+
+bool Writer::output_due(std::string_view date) const { return impl_->clock.due(date); }
+void Writer::begin_frame(std::string_view date) { impl_->begin_frame(date); }
+void Writer::put(std::string_view name, const void* data, DataType type) { impl_->put(name, data, type); }
+void Writer::end_frame() { impl_->end_frame(); }
+void Writer::close() { impl_->close(); }
+const Schema& Writer::schema() const noexcept { return impl_->schema; }
+const OutputOptions& Writer::options() const noexcept { return impl_->options; }
+const Statistics& Writer::statistics() const noexcept { return impl_->stats; }
+std::string Writer::current_file() const { return impl_->file_open ? impl_->final_path : std::string(); }
+bool Writer::stream_enabled() const noexcept { return impl_->clock.enabled(); }
+
+}  // namespace nwpio

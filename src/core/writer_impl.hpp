@@ -1,0 +1,82 @@
+// Writer::Impl: the state of one history stream. The public methods live in writer.cpp
+// (construction, close, destruction), frame.cpp (begin_frame, put, end_frame) and
+// stream_file.cpp (opening, closing and committing files).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backend/backend.hpp"
+#include "core/file_layout.hpp"
+#include "core/frame_plan.hpp"
+#include "core/output_clock.hpp"
+#include "nwpio/error.hpp"
+#include "nwpio/writer.hpp"
+
+namespace nwpio {
+
+struct Writer::Impl {
+  Impl(const Decomposition& d, Schema s, OutputOptions o);
+
+  // --- stream ---------------------------------------------------------------------
+  Decomposition decomposition;
+  Schema schema;
+  OutputOptions options;
+  Statistics stats;
+  detail::OutputClock clock;
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, size = 1;
+  std::set<std::string> removed;                  // by iofields: put() on them is free
+  std::unordered_map<std::string, int> index_of;  // schema index by name
+  detail::StreamLayout layout;
+  std::unique_ptr<detail::Backend> backend;
+
+  // Decomposed fields reach the backend through a plan; [0] for frames in an open file,
+  // [1] for the first frame of a file (static variables too). Plans are built once.
+  std::array<std::unique_ptr<detail::FramePlan>, 2> plans;
+  std::array<std::vector<int>, 2> plan_fields;  // schema indices, in the plan's order
+  std::vector<const void*> plan_data;
+  detail::RequestList requests;
+
+  // --- current frame ----------------------------------------------------------------
+  struct Frame {
+    bool open = false;
+    std::string date;
+    std::int64_t seconds = 0;
+    bool opens_file = false;             // first record of its file: static variables too
+    std::vector<const void*> data;       // by schema index; nullptr = not put
+    double begin_seconds = 0;            // time spent in begin_frame
+    double define_seconds = 0;           // file create/define inside begin_frame
+  } frame;
+  std::vector<Error> pending;            // put() errors, raised by end_frame() on every rank
+  bool have_previous = false;
+  std::int64_t previous_seconds = 0;
+  std::string previous_date;
+
+  // --- current file -------------------------------------------------------------------
+  bool file_open = false;
+  std::string file_name;   // final name, no directory
+  std::string final_path;  // output_dir / file_name
+  std::string temp_path;   // final_path + ".nwpio-tmp" until the file is complete
+  int records = 0;         // frames written into the open file
+  bool broken = false;     // a write failed: the open file is partial, the stream is stopped
+  bool dirty = false;      // something happened since the last close()
+
+  // frame.cpp
+  void begin_frame(std::string_view date);
+  void put(std::string_view name, const void* data, DataType type);
+  void end_frame();
+  // stream_file.cpp (collective)
+  void open_file(const std::string& date);
+  double close_file();      // returns seconds spent; commits the file under its final name
+  void abandon() noexcept;  // local: no collectives, the temporary file stays
+  // writer.cpp
+  void close();
+};
+
+}  // namespace nwpio

@@ -1,0 +1,70 @@
+#include "nwpio/statistics.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+#include "nwpio/error.hpp"
+
+namespace nwpio {
+
+std::int64_t Statistics::total_bytes() const noexcept {
+  std::int64_t n = 0;
+  for (const FrameStats& f : frames) n += f.bytes;
+  return n;
+}
+
+double Statistics::total_seconds() const noexcept {
+  double s = 0;
+  for (const FrameStats& f : frames) s += f.total_seconds;
+  return s;
+}
+
+std::string Statistics::to_json() const {
+  using nlohmann::ordered_json;
+  ordered_json j;
+  j["backend"] = backend;
+  j["gather"] = gather;
+  j["reorder"] = reorder;
+  j["writer_ranks"] = writer_ranks;
+  ordered_json list = ordered_json::array();
+  for (const FrameStats& f : frames) {
+    list.push_back({{"file", f.file},
+                    {"date", f.date},
+                    {"record", f.record},
+                    {"bytes", f.bytes},
+                    {"rounds", f.rounds},
+                    {"define_seconds", f.define_seconds},
+                    {"reorder_seconds", f.reorder_seconds},
+                    {"exchange_seconds", f.exchange_seconds},
+                    {"wait_seconds", f.wait_seconds},
+                    {"close_seconds", f.close_seconds},
+                    {"total_seconds", f.total_seconds},
+                    {"peak_buffer_bytes", f.peak_buffer_bytes},
+                    {"mb_per_s", f.mb_per_s()}});
+  }
+  j["frames"] = std::move(list);
+  const double secs = total_seconds();
+  j["total"] = {{"frames", frames.size()},
+                {"bytes", total_bytes()},
+                {"seconds", secs},
+                {"mb_per_s", secs > 0 ? static_cast<double>(total_bytes()) / 1e6 / secs : 0.0}};
+  for (const auto& [key, text] : attachments) {
+    // Attachments are JSON text; one that does not parse is kept as a string, never lost.
+    ordered_json value = ordered_json::parse(text, nullptr, false);
+    j[key] = value.is_discarded() ? ordered_json(text) : std::move(value);
+  }
+  return j.dump(2);
+}
+
+void Statistics::write_json(const std::string& path) const {
+  std::ofstream out(path, std::ios::trunc);
+  if (!out) throw Error(ErrorKind::Io, "cannot write statistics to " + path + ": " + std::strerror(errno));
+  out << to_json() << '\n';
+  out.close();
+  if (!out) throw Error(ErrorKind::Io, "writing statistics to " + path + " failed");
+}
+
+}  // namespace nwpio

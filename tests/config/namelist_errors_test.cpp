@@ -1,0 +1,132 @@
+// Every malformed input gives Error(Config) "file:line:column: expected ..., found ..." with the
+// exact position (no MPI).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "config/namelist_parser.hpp"
+#include "config/namelist_settings.hpp"
+#include "nwpio/error.hpp"
+
+namespace nwpio::detail {
+namespace {
+
+std::string error_of(const std::function<void()>& f, ErrorKind kind = ErrorKind::Config) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), kind) << e.what();
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string parse_error(const std::string& text) {
+  return error_of([&] { Namelist::parse(text, "test.nml"); });
+}
+
+TEST(NamelistErrors, SyntaxPositions) {
+  EXPECT_EQ(parse_error("&g\n a = 1\n"), "test.nml:3:1: expected a key name or '/' to end &g, found end of file");
+  EXPECT_EQ(parse_error("&g\n a 1\n/\n"), "test.nml:2:4: expected '=' after 'a', found integer 1");
+  EXPECT_EQ(parse_error("&g\n a = 'abc\n/\n"),
+            "test.nml:2:10: expected a closing ' for the string opened at 2:6, found end of line");
+  EXPECT_EQ(parse_error("&g\n a = \"abc"),
+            "test.nml:2:10: expected a closing \" for the string opened at 2:6, found end of file");
+  EXPECT_EQ(parse_error("&g\n a = 1.2.3\n/\n"), "test.nml:2:6: expected a number, found '1.2.3'");
+  EXPECT_EQ(parse_error("&g\n a = 12abc\n/\n"), "test.nml:2:6: expected a number, found '12abc'");
+  EXPECT_EQ(parse_error("&g\n a = 1e, 2\n/\n"), "test.nml:2:6: expected a number, found '1e'");
+  EXPECT_EQ(parse_error("&g\n a = 99999999999999999999\n/\n"),
+            "test.nml:2:6: expected an integer within 64 bits, found '99999999999999999999'");
+  EXPECT_EQ(parse_error("&g\n a = .maybe.\n/\n"),
+            "test.nml:2:6: expected a logical (.true., .false., .t., .f.), found '.maybe.'");
+  EXPECT_EQ(parse_error("junk\n&g\n/\n"), "test.nml:1:1: expected '&name' to start a group, found name 'junk'");
+  EXPECT_EQ(parse_error("&g\n a = wrfout\n/\n"),
+            "test.nml:2:6: expected a value (strings need quotes) or 'name =' of the next key, found name 'wrfout'");
+  EXPECT_EQ(parse_error("&g\n a = 1 @\n/\n"), "test.nml:2:8: expected a name, a value, '=', ',' or '/', found '@'");
+  EXPECT_EQ(parse_error("&g\n a = 0*1\n/\n"), "test.nml:2:6: expected a repeat count of at least 1, found '0*'");
+  EXPECT_EQ(parse_error("&g\n a(0) = 1\n/\n"), "test.nml:2:4: expected an index of at least 1 in a(...), found integer 0");
+  EXPECT_EQ(parse_error("&g\n a(2 = 1\n/\n"), "test.nml:2:6: expected ')' after the index of a, found '='");
+  EXPECT_EQ(parse_error("&g\n/\n&G\n/\n"), "test.nml:3:1: expected each group once (&g began at 1:1), found group start '&g'");
+  EXPECT_EQ(parse_error("&\n"), "test.nml:1:2: expected a group name after '&', found end of line");
+  EXPECT_EQ(parse_error("&g\n = 1\n/\n"), "test.nml:2:2: expected a key name or '/' to end &g, found '='");
+  EXPECT_EQ(parse_error("&g\n a = 3*=\n/\n"), "test.nml:2:8: expected a value, found '='");
+  EXPECT_EQ(parse_error("&g\n a = 1\n/\n/\n"), "test.nml:4:1: expected '&name' to start a group, found group end '/'");
+}
+
+std::string settings_error(const std::string& text, int domain = 1, ErrorKind kind = ErrorKind::Config) {
+  return error_of([&] { output_options_from(Namelist::parse(text, "test.nml"), domain); }, kind);
+}
+
+const std::string kDate = "&time_control\n start_year = 2019, start_month = 9, start_day = 4\n";
+
+TEST(NamelistErrors, ValuePositions) {
+  EXPECT_EQ(settings_error(kDate + " history_interval = 60.5\n/\n"),
+            "test.nml:3:21: expected an integer for history_interval, found real 60.5");
+  EXPECT_EQ(settings_error(kDate + " nocolons = 1\n/\n"),
+            "test.nml:3:13: expected a logical (.true. or .false.) for nocolons, found integer 1");
+  EXPECT_EQ(settings_error(kDate + " history_outname = .true.\n/\n"),
+            "test.nml:3:20: expected a quoted string for history_outname, found logical .true.");
+  EXPECT_EQ(settings_error(kDate + " io_form_history = 2, 11\n/\n"),
+            "test.nml:3:23: expected one value for io_form_history, found a second value, integer 11");
+  EXPECT_EQ(settings_error(kDate + " io_form_history = 5\n/\n"),
+            "test.nml:3:20: expected a supported io_form_history (2: serial netCDF, 11: PnetCDF), found 5");
+  EXPECT_EQ(settings_error(kDate + " history_interval = -5\n/\n"),
+            "test.nml:3:21: expected an integer >= 0 for history_interval, found -5");
+  EXPECT_EQ(settings_error(kDate + " frames_per_outfile = 0\n/\n"),
+            "test.nml:3:23: expected frames_per_outfile >= 1, found 0");
+  EXPECT_EQ(settings_error(kDate + " history_interval_mo = 1\n/\n"),
+            "test.nml:3:24: expected 0 for history_interval_mo (months and years have no fixed length; use "
+            "history_interval_d/_h/_m/_s), found 1");
+}
+
+TEST(NamelistErrors, MissingAndOutOfRange) {
+  EXPECT_EQ(settings_error("&time_control\n start_year = 2019\n/\n"),
+            "test.nml:1:1: expected start_month in &time_control (column 1), found it missing");
+  EXPECT_EQ(settings_error("&time_control\n start_year = 2019, start_month = 9, start_day = 4, 5\n/\n&domains\n max_dom = 3\n/\n", 3),
+            "test.nml:2:2: expected start_year in &time_control (column 3), found it gives no value for domain 3");
+  EXPECT_EQ(settings_error(kDate + "/\n&domains\n max_dom = 2\n/\n", 3),
+            "test.nml:5:2: domain 3 is out of range: max_dom = 2");
+  EXPECT_EQ(settings_error(kDate + "/\n", 2), "test.nml: domain 2 is out of range: max_dom = 1");
+  EXPECT_EQ(settings_error(kDate + "/\n", 0, ErrorKind::InvalidArgument),
+            "domain id 0 is not a WRF domain id (they count from 1)");
+  EXPECT_EQ(settings_error("&time_control\n start_year = 2019, start_month = 2, start_day = 30\n/\n"),
+            settings_error("&time_control\n start_year = 2019, start_month = 2, start_day = 30\n/\n"));
+  EXPECT_NE(settings_error("&time_control\n start_year = 2019, start_month = 2, start_day = 30\n/\n")
+                .find("test.nml:2:2: expected a valid start date for domain 1, found "),
+            std::string::npos);
+}
+
+TEST(NamelistErrors, UnknownNwpioKeyListsTheValidOnes) {
+  const std::string e = settings_error(kDate + "/\n&nwpio\n output_dir = '/tmp'\n gahter = 'direct'\n/\n");
+  EXPECT_EQ(e.rfind("test.nml:6:2: expected a key of &nwpio, found unknown key 'gahter'; valid keys: output_dir, ", 0), 0u) << e;
+  EXPECT_NE(e.find("gather"), std::string::npos);
+  EXPECT_NE(e.find("hints_profile"), std::string::npos);
+  EXPECT_EQ(settings_error(kDate + "/\n&nwpio\n gather = 'sideways'\n/\n"),
+            "test.nml:5:11: expected 'auto', 'rearrange' or 'direct' for gather, found string 'sideways'");
+  EXPECT_EQ(settings_error(kDate + "/\n&nwpio\n max_round_bytes = 0\n/\n"),
+            "test.nml:5:20: expected a positive integer for max_round_bytes, found integer 0");
+}
+
+TEST(NamelistErrors, UnknownKeysInWrfGroupsAreIgnored) {
+  EXPECT_NO_THROW(output_options_from(
+      Namelist::parse(kDate + " no_such_wrf_key = 1, 'x', .true.\n/\n&physics\n anything = 3*2.5\n/\n", "t"), 1));
+}
+
+TEST(NamelistErrors, ModelSettings) {
+  const auto model_error = [](const std::string& text, int domain = 1) {
+    return error_of([&] { model_settings_from(Namelist::parse(text, "test.nml"), domain); });
+  };
+  const std::string dom = "&domains\n time_step = 60, e_we = 10, e_sn = 10, e_vert = 5, dx = 1000, dy = 1000\n";
+  EXPECT_EQ(model_error(kDate + " run_hours = 1\n/\n&domains\n time_step = 60, e_we = 10, e_sn = 10, dx = 1, dy = 1\n/\n"),
+            "test.nml:5:1: expected e_vert in &domains (column 1), found it missing");
+  EXPECT_EQ(model_error(kDate + " run_hours = 1\n/\n&domains\n time_step = 60, e_we = 1, e_sn = 10, e_vert = 5, dx = 1, dy = 1\n/\n"),
+            "test.nml:6:25: expected e_we >= 2 (a staggered point count), found 1");
+  EXPECT_EQ(model_error(kDate + " run_hours = 1\n/\n" + dom + " time_step_fract_den = 0\n/\n"),
+            "test.nml:7:2: expected a nonzero time_step_fract_den, found 0");
+  EXPECT_EQ(model_error(kDate + " end_year = 2019, end_month = 9, end_day = 3\n/\n" + dom + "/\n"),
+            "test.nml:3:2: expected an end date not before the start date 2019-09-04_00:00:00 for domain 1, found "
+            "2019-09-03_00:00:00");
+}
+
+}  // namespace
+}  // namespace nwpio::detail

@@ -1,0 +1,78 @@
+// A tiny WRF-like model for the Writer tests: a schema with every kind of field (2-D, 3-D in
+// XZY and XYZ, X/Y/Z staggered, soil, 1-D Z, scalar, int, double, char, static), arrays with
+// halos filled from an analytic rule, and a reader (netCDF-C, not PnetCDF) that checks every
+// value of a written file against the same rule.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <netcdf.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nwpio/decomposition.hpp"
+#include "nwpio/schema.hpp"
+
+namespace nwpio::test {
+
+// The analytic value of variable `varid` at file indices (i, j, k) in frame t (global count).
+double analytic(int varid, std::int64_t i, std::int64_t j, std::int64_t k, int t);
+
+struct ModelShape {
+  int e_we = 23, e_sn = 17, e_vert = 7;
+  int nproc_x = 0, nproc_y = 0;  // 0: WRF's choice (choose_nproc)
+  int soil = 4;
+  int halo = 3;
+};
+
+class Model {
+ public:
+  Model(MPI_Comm comm, const ModelShape& shape);
+
+  const Decomposition& decomposition() const { return decomposition_; }
+  const Schema& schema() const { return schema_; }
+  // Fills every array for frame t (global count); halo and non-field points get a sentinel.
+  void fill(int t);
+  // put()s every variable of the schema (or all but `skip`) into `put`.
+  template <class PutFn>
+  void put_all(PutFn&& put, const std::vector<std::string>& skip = {}) const {
+    const auto& vars = schema_.variables();
+    for (std::size_t s = 0; s < vars.size(); ++s) {
+      bool skipped = false;
+      for (const auto& n : skip) skipped = skipped || n == vars[s].name;
+      if (!skipped) put(vars[s].name, static_cast<const void*>(arrays_[s].data()), vars[s].type);
+    }
+  }
+
+ private:
+  Decomposition decomposition_;
+  Schema schema_;
+  ModelShape shape_;
+  std::vector<std::vector<std::byte>> arrays_;  // by schema index
+};
+
+Decomposition make_decomposition(MPI_Comm comm, const ModelShape& shape);
+Schema make_test_schema(const ModelShape& shape);
+
+// What a file should hold: the frames (global t) written into it, in record order.
+struct ExpectedFile {
+  std::string path;
+  std::vector<int> frames;
+  std::vector<std::string> dates;
+};
+
+// Rank-local check (call on one rank): opens `f.path` with netCDF-C and compares the format,
+// dimensions (names, lengths, order), Times, every variable's attributes and every value of
+// every record with the analytic rule. Reports through gtest EXPECT/ADD_FAILURE.
+void check_file(const ExpectedFile& f, const Schema& schema, const ModelShape& shape, int expected_format);
+
+// Runs ncvalidator (path from NWPIO_NCVALIDATOR) on `path`; true if it passes.
+bool ncvalidator_ok(const std::string& path);
+
+// The same text on every rank? (compares with rank 0's)
+bool same_on_all_ranks(MPI_Comm comm, const std::string& text);
+
+}  // namespace nwpio::test

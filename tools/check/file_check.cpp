@@ -1,0 +1,200 @@
+// Checks one output file the way an operator would before trusting it: it opens with
+// netCDF-C, is WRF-structured (Time unlimited, DateStrLen 19, char Times(Time, DateStrLen)),
+// its frames carry valid increasing dates, and (classic formats) the file is as long as its
+// header says. A name ending in .nwpio-tmp is a leftover of an interrupted write.
+#include "file_check.hpp"
+
+#include <fmt/format.h>
+#include <netcdf.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+#ifdef NWPIO_HAVE_PNETCDF
+#include <mpi.h>
+#include <pnetcdf.h>
+#endif
+
+#include "nwpio/wrf_date.hpp"
+
+namespace nwpio::check {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string format_name(int format) {
+  switch (format) {
+    case NC_FORMAT_CLASSIC: return "CDF-1";
+    case NC_FORMAT_64BIT_OFFSET: return "CDF-2";
+    case NC_FORMAT_CDF5: return "CDF-5";
+    case NC_FORMAT_NETCDF4: return "netCDF-4";
+    case NC_FORMAT_NETCDF4_CLASSIC: return "netCDF-4 classic";
+    default: return "unknown format";
+  }
+}
+
+// Bytes of one element of a classic-format type.
+long long type_size(nc_type type) {
+  switch (type) {
+    case NC_BYTE: case NC_UBYTE: case NC_CHAR: return 1;
+    case NC_SHORT: case NC_USHORT: return 2;
+    case NC_INT: case NC_UINT: case NC_FLOAT: return 4;
+    default: return 8;
+  }
+}
+
+// Closes the netCDF id on every path out.
+struct NcFile {
+  int id = -1;
+  ~NcFile() {
+    if (id >= 0) nc_close(id);
+  }
+};
+
+// Classic formats: the size the header promises (fixed variables + numrecs records). Returns -1
+// when it cannot be computed (no PnetCDF, or netCDF-4).
+long long expected_size(const std::string& path, std::string& why) {
+#ifdef NWPIO_HAVE_PNETCDF
+  int ncid = -1;
+  int rc = ncmpi_open(MPI_COMM_SELF, path.c_str(), NC_NOWRITE, MPI_INFO_NULL, &ncid);
+  if (rc != NC_NOERR) {
+    why = fmt::format("ncmpi_open: {}", ncmpi_strerror(rc));
+    return -1;
+  }
+  MPI_Offset extent = 0, recsize = 0, numrecs = 0, end = 0;
+  int nvars = 0;
+  ncmpi_inq_header_extent(ncid, &extent);
+  ncmpi_inq_recsize(ncid, &recsize);
+  ncmpi_inq_nvars(ncid, &nvars);
+  int unlimdim = -1;
+  ncmpi_inq_unlimdim(ncid, &unlimdim);
+  if (unlimdim >= 0) ncmpi_inq_dimlen(ncid, unlimdim, &numrecs);
+  end = extent;
+  MPI_Offset first_record_begin = -1;
+  for (int v = 0; v < nvars; ++v) {
+    MPI_Offset offset = 0;
+    int ndims = 0;
+    int dims[NC_MAX_VAR_DIMS];
+    nc_type type;
+    ncmpi_inq_varoffset(ncid, v, &offset);
+    ncmpi_inq_var(ncid, v, nullptr, &type, &ndims, dims, nullptr);
+    bool record = ndims > 0 && dims[0] == unlimdim;
+    if (record) {
+      if (first_record_begin < 0 || offset < first_record_begin) first_record_begin = offset;
+      continue;
+    }
+    MPI_Offset bytes = type_size(type);
+    for (int d = 0; d < ndims; ++d) {
+      MPI_Offset len = 0;
+      ncmpi_inq_dimlen(ncid, dims[d], &len);
+      bytes *= len;
+    }
+    if (offset + bytes > end) end = offset + bytes;
+  }
+  if (first_record_begin >= 0 && numrecs > 0) {
+    // The last record may end short of recsize by the padding of its last variable; allow it.
+    MPI_Offset records_end = first_record_begin + numrecs * recsize;
+    if (records_end > end) end = records_end;
+  }
+  ncmpi_close(ncid);
+  return static_cast<long long>(end);
+#else
+  (void)path;
+  why = "size not checked (nwpio-check built without PnetCDF)";
+  return -1;
+#endif
+}
+
+}  // namespace
+
+FileReport check_file(const std::string& path) {
+  FileReport report;
+  if (ends_with(path, kTemporarySuffix)) {
+    report.verdict = Verdict::Temporary;
+    report.line = fmt::format(
+        "TEMP {}: temporary file of an interrupted write (would have become {}); not complete, safe to delete",
+        path, path.substr(0, path.size() - std::string_view(kTemporarySuffix).size()));
+    return report;
+  }
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) {
+    report.line = fmt::format("BAD  {}: cannot stat: {}", path, std::strerror(errno));
+    return report;
+  }
+  NcFile file;
+  if (int rc = nc_open(path.c_str(), NC_NOWRITE, &file.id); rc != NC_NOERR) {
+    file.id = -1;
+    report.line = fmt::format("BAD  {}: not a readable netCDF file: {}", path, nc_strerror(rc));
+    return report;
+  }
+  int format = 0, nvars = 0, unlim = -1;
+  nc_inq_format(file.id, &format);
+  nc_inq_nvars(file.id, &nvars);
+  nc_inq_unlimdim(file.id, &unlim);
+  const std::string fmt_name = format_name(format);
+
+  int time_dim = -1, strlen_dim = -1, times_var = -1;
+  size_t strlen_len = 0, frames = 0;
+  if (nc_inq_dimid(file.id, "Time", &time_dim) != NC_NOERR || time_dim != unlim) {
+    report.line = fmt::format("BAD  {}: {}, no unlimited Time dimension: not WRF history", path, fmt_name);
+    return report;
+  }
+  nc_inq_dimlen(file.id, time_dim, &frames);
+  if (nc_inq_dimid(file.id, "DateStrLen", &strlen_dim) != NC_NOERR ||
+      nc_inq_dimlen(file.id, strlen_dim, &strlen_len) != NC_NOERR || strlen_len != 19) {
+    report.line = fmt::format("BAD  {}: {}, no DateStrLen = 19 dimension: not WRF history", path, fmt_name);
+    return report;
+  }
+  if (nc_inq_varid(file.id, "Times", &times_var) != NC_NOERR) {
+    report.line = fmt::format("BAD  {}: {}, no Times variable: not WRF history", path, fmt_name);
+    return report;
+  }
+  if (frames == 0) {
+    report.line = fmt::format("BAD  {}: {}, WRF structure but no frame written", path, fmt_name);
+    return report;
+  }
+  std::vector<char> times(frames * 19);
+  size_t start[2] = {0, 0}, count[2] = {frames, 19};
+  if (int rc = nc_get_vara_text(file.id, times_var, start, count, times.data()); rc != NC_NOERR) {
+    report.line = fmt::format("BAD  {}: {}, cannot read Times: {}", path, fmt_name, nc_strerror(rc));
+    return report;
+  }
+  std::string previous;
+  for (size_t f = 0; f < frames; ++f) {
+    std::string date(&times[f * 19], 19);
+    if (!wrf::is_valid_date(date)) {
+      report.line = fmt::format("BAD  {}: {}, frame {} has no valid date ('{}'): incomplete frame", path,
+                                fmt_name, f, date);
+      return report;
+    }
+    if (!previous.empty() && date <= previous) {
+      report.line = fmt::format("BAD  {}: {}, frame {} date {} is not after {}", path, fmt_name, f, date, previous);
+      return report;
+    }
+    previous = date;
+  }
+  std::string first(&times[0], 19);
+  std::string size_note;
+  if (format != NC_FORMAT_NETCDF4 && format != NC_FORMAT_NETCDF4_CLASSIC) {
+    std::string why;
+    long long want = expected_size(path, why);
+    if (want > static_cast<long long>(st.st_size)) {
+      report.line = fmt::format("BAD  {}: {}, truncated: {} bytes on disk, header promises {}", path, fmt_name,
+                                static_cast<long long>(st.st_size), want);
+      return report;
+    }
+    if (want < 0) size_note = "; " + why;
+  }
+  report.verdict = Verdict::Ok;
+  report.line = fmt::format("OK   {}: {}, WRF history, {} frame{} {}{}{}, {} variables{}", path, fmt_name, frames,
+                            frames == 1 ? "" : "s", first, frames > 1 ? " .. " : "", frames > 1 ? previous : "",
+                            nvars, size_note);
+  return report;
+}
+
+}  // namespace nwpio::check

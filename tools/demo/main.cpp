@@ -1,0 +1,227 @@
+// nwpio-demo: a synthetic WRF-like model. It decomposes the domain over the ranks as WRF does,
+// holds WRF's 201 history variables in WRF-style arrays (halos, i-k-j order), fills them by the
+// fill rule (tools/synthetic) and writes frames through nwpio::Writer, asking the Writer at
+// every model step whether output is due, as a WRF model does.
+#include <mpi.h>
+
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "demo_config.hpp"
+#include "nwpio/decomposition.hpp"
+#include "nwpio/error.hpp"
+#include "nwpio/wrf_date.hpp"
+#include "nwpio/wrf_decompose.hpp"
+#include "nwpio/wrf_history.hpp"
+#include "nwpio/writer.hpp"
+#include "synthetic.hpp"
+
+namespace nwpio::demo {
+namespace {
+
+// Runs a local step on every rank, then agrees: if any rank failed, every rank throws the
+// error of the lowest failing rank, so that a local failure (allocation, a file system call on
+// rank 0, a patch that came out empty) never leaves the other ranks waiting in a collective.
+void checkpoint(MPI_Comm comm, const std::function<void()>& step) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::string message;
+  ErrorKind kind = ErrorKind::Internal;
+  int failed = size;
+  try {
+    step();
+  } catch (const Error& e) {
+    message = e.what();
+    kind = e.kind();
+    failed = rank;
+  } catch (const std::exception& e) {
+    message = e.what();
+    failed = rank;
+  }
+  int first = size;
+  MPI_Allreduce(&failed, &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return;
+  int length = static_cast<int>(message.size());
+  int kind_code = static_cast<int>(kind);
+  MPI_Bcast(&length, 1, MPI_INT, first, comm);
+  MPI_Bcast(&kind_code, 1, MPI_INT, first, comm);
+  message.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(message.data(), length, MPI_CHAR, first, comm);
+  throw Error(static_cast<ErrorKind>(kind_code), size > 1 ? "rank " + std::to_string(first) + ": " + message : message);
+}
+
+std::pair<int, int> process_grid(const DemoConfig& c, int size) {
+  int px = c.nproc_x, py = c.nproc_y;
+  if (px <= 0 && py <= 0) return wrf::choose_nproc(size);
+  if (px <= 0 && size % py == 0) px = size / py;
+  if (py <= 0 && size % px == 0) py = size / px;
+  if (px <= 0 || py <= 0 || px * py != size) {
+    throw Error(ErrorKind::InvalidArgument, "nproc_x x nproc_y = " + std::to_string(c.nproc_x) + " x " +
+                                                std::to_string(c.nproc_y) + " does not match the " +
+                                                std::to_string(size) + " ranks of the run");
+  }
+  return {px, py};
+}
+
+struct OutputFile {
+  std::string path;
+  std::int64_t first_frame = 0;
+  std::vector<std::string> dates;
+};
+
+std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+// Reads every file back (files spread over the ranks), rank 0 prints one line per file.
+// Throws (on every rank) when a file does not pass.
+void verify(MPI_Comm comm, const std::vector<OutputFile>& files, const Schema& schema) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<std::string> lines(files.size());
+  int local_failures = 0;
+  checkpoint(comm, [&] {
+    for (std::size_t f = static_cast<std::size_t>(rank); f < files.size(); f += static_cast<std::size_t>(size)) {
+      const auto result = synthetic::verify_file(files[f].path, schema, files[f].first_frame, files[f].dates);
+      lines[f] = "nwpio-demo: verify " + file_name(files[f].path) + ": " + result.summary();
+      if (!result.ok) ++local_failures;
+    }
+  });
+  for (std::size_t f = 0; f < files.size(); ++f) {
+    const int owner = static_cast<int>(f % static_cast<std::size_t>(size));
+    if (owner != 0 && rank == owner) {
+      const int length = static_cast<int>(lines[f].size());
+      MPI_Send(&length, 1, MPI_INT, 0, 0, comm);
+      MPI_Send(lines[f].data(), length, MPI_CHAR, 0, 1, comm);
+    } else if (owner != 0 && rank == 0) {
+      int length = 0;
+      MPI_Recv(&length, 1, MPI_INT, owner, 0, comm, MPI_STATUS_IGNORE);
+      lines[f].resize(static_cast<std::size_t>(length));
+      MPI_Recv(lines[f].data(), length, MPI_CHAR, owner, 1, comm, MPI_STATUS_IGNORE);
+    }
+    if (rank == 0) std::cout << lines[f] << std::endl;
+  }
+  int failures = 0;
+  MPI_Allreduce(&local_failures, &failures, 1, MPI_INT, MPI_SUM, comm);
+  if (failures > 0) {
+    throw Error(ErrorKind::Internal, "verification failed for " + std::to_string(failures) + " of " +
+                                         std::to_string(files.size()) + " files");
+  }
+}
+
+int run(int argc, char** argv) {
+  const MPI_Comm comm = MPI_COMM_WORLD;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  try {
+    ParseOutcome parsed = parse_command_line(argc, argv, comm);
+    if (!parsed.config) return parsed.exit_code;
+    DemoConfig& c = *parsed.config;
+    OutputOptions& out = c.output;
+
+    const auto [px, py] = process_grid(c, size);
+    c.nproc_x = px;
+    c.nproc_y = py;
+    WrfBounds bounds{};
+    checkpoint(comm, [&] { bounds = wrf::split_domain(c.e_we, c.e_sn, c.e_vert, px, py, rank, c.halo); });
+    const Decomposition decomposition = Decomposition::from_wrf(comm, bounds);
+    checkpoint(comm, [&] {
+      if (rank == 0) std::filesystem::create_directories(out.output_dir);
+    });
+    Writer writer(decomposition, wrf::history_schema(c.schema_options()), out);
+    if (!writer.stream_enabled()) {
+      if (rank == 0) std::cout << "nwpio-demo: the history stream is off (history_interval = 0): no output" << std::endl;
+      return 0;
+    }
+    std::optional<synthetic::SyntheticModel> model;
+    checkpoint(comm, [&] { model.emplace(decomposition, writer.schema()); });
+    if (rank == 0) {
+      std::cout << "nwpio-demo: " << c.e_we << " x " << c.e_sn << " x " << c.e_vert << " grid (staggered) on "
+                << size << " ranks (" << px << " x " << py << "), " << writer.schema().variables().size() + 1
+                << " variables, io_form " << static_cast<int>(out.io_form) << ", output every "
+                << out.history_interval_seconds / 60 << " min from " << c.start_date << std::endl;
+    }
+
+    // The model's clock: steps of time_step with a namelist (the Writer's output_due decides),
+    // else steps of the output interval. The run ends after --frames frames, or at the
+    // namelist's end date.
+    const std::int64_t start = wrf::date_to_seconds(c.start_date);
+    const std::int64_t interval = out.history_interval_seconds;
+    std::int64_t step = interval;
+    std::int64_t end = start + out.history_begin_seconds + interval * (c.frames > 0 ? c.frames : 0);
+    if (c.frames == 0) {
+      if (c.end_date.empty()) throw Error(ErrorKind::Config, "the namelist gives no end date: pass --frames N");
+      end = wrf::date_to_seconds(c.end_date);
+      step = std::max<std::int64_t>(1, static_cast<std::int64_t>(c.time_step));
+    }
+    std::vector<OutputFile> files;
+    std::int64_t frame = 0;
+    for (std::int64_t now = start; now <= end && (c.frames == 0 || frame < c.frames); now += step) {
+      const std::string date = wrf::seconds_to_date(now);
+      if (!writer.output_due(date)) continue;
+      model->fill(frame);
+      writer.begin_frame(date);
+      checkpoint(comm, [&] { model->put_all(writer); });
+      writer.end_frame();
+      // The frame's file, from the Writer's statistics (a file that is full is already closed
+      // after end_frame, so current_file() may be empty); io_form 0 writes no file.
+      std::string path;
+      const auto& frames = writer.statistics().frames;
+      if (!frames.empty() && !frames.back().file.empty()) {
+        path = (std::filesystem::path(out.output_dir) / frames.back().file).string();
+      } else {
+        path = writer.current_file();
+      }
+      if (out.io_form != IoForm::Null && !path.empty()) {
+        if (files.empty() || files.back().path != path) files.push_back({path, frame, {}});
+        files.back().dates.push_back(date);
+      }
+      ++frame;
+    }
+    writer.close();
+    if (frame == 0) throw Error(ErrorKind::Config, "no output time between start and end of the run");
+
+    if (rank == 0) {
+      std::ostringstream names;
+      for (const auto& f : files) names << (names.tellp() > 0 ? " " : "") << file_name(f.path);
+      if (out.io_form == IoForm::Null) {
+        std::cout << "nwpio-demo: wrote " << frame << " frames with io_form 0 (null backend, no files)" << std::endl;
+      } else {
+        std::cout << "nwpio-demo: wrote " << frame << " frames in " << files.size() << " files to " << out.output_dir
+                  << ": " << names.str() << std::endl;
+      }
+      const Statistics& stats = writer.statistics();
+      const double seconds = stats.total_seconds();
+      const double mb = static_cast<double>(stats.total_bytes()) / 1e6;
+      std::cout << std::fixed << std::setprecision(2) << "nwpio-demo: " << mb << " MB in " << seconds
+                << " s of output: " << (seconds > 0 ? mb / seconds : 0.0) << " MB/s total" << std::endl;
+      if (!out.stats_json.empty()) std::cout << "nwpio-demo: statistics in " << out.stats_json << std::endl;
+    }
+    if (c.verify && !files.empty()) verify(comm, files, writer.schema());
+    return 0;
+  } catch (const std::exception& e) {
+    // Every path above fails on every rank alike (collective calls agree, local steps go
+    // through checkpoint), so every rank leaves here and rank 0 speaks for all.
+    if (rank == 0) std::cerr << "nwpio-demo: error: " << e.what() << std::endl;
+    return 1;
+  }
+}
+
+}  // namespace
+}  // namespace nwpio::demo
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  const int rc = nwpio::demo::run(argc, argv);
+  MPI_Finalize();
+  return rc;
+}
