@@ -63,8 +63,10 @@ foreach(lib IN LISTS MPI_CXX_LIBRARIES MPI_C_LIBRARIES)
   endif()
 endforeach()
 set(NWPIO_PC_REQUIRES_PRIVATE "netcdf")
+set(NWPIO_PCF_LIBS_PRIVATE "-lnetcdf")
 if(NWPIO_HAVE_PNETCDF)
   string(APPEND NWPIO_PC_REQUIRES_PRIVATE " pnetcdf")
+  string(APPEND NWPIO_PCF_LIBS_PRIVATE " -lpnetcdf")
 endif()
 # Relocatable: the prefix is found from the .pc file's own place (pkg-config's ${pcfiledir}), so
 # `cmake --install --prefix DIR` and a moved tree both work.

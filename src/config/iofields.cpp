@@ -46,7 +46,11 @@ class LineParser {
     colon();
     if (at() < '0' || at() > '9') fail("a stream id (0, 1, ...)");
     out.id = 0;
-    while (at() >= '0' && at() <= '9') out.id = out.id * 10 + (s_[k_++] - '0');
+    for (int digits = 0; at() >= '0' && at() <= '9'; ++digits) {
+      // WRF's stream ids are small; a longer number would overflow (found by fuzzing).
+      if (digits == 9) fail("a stream id of at most 9 digits");
+      out.id = out.id * 10 + (s_[k_++] - '0');
+    }
     colon();
     while (true) {
       skip_blanks();

@@ -32,6 +32,12 @@ bool bare_logical(std::string_view name, bool& value) {
   return false;
 }
 
+// Bounds on what one file can ask the parser to allocate: a repeat count or an index like
+// "x = 999999999*1" or "x(999999999) = 1" would otherwise allocate gigabytes (found by fuzzing).
+// WRF's longest namelist arrays have max_eta (1001) or max_domains (21) entries.
+constexpr std::size_t kMaxColumns = 10000;      // values (columns) of one key
+constexpr std::size_t kMaxTotalValues = 1000000;  // values of all keys of the file together
+
 class Parser {
  public:
   Parser(std::vector<Token> tokens, const std::string& file) : t_(std::move(tokens)), file_(file) {}
@@ -86,6 +92,9 @@ class Parser {
       take();
       const Token& index = take();
       if (index.kind != TokenKind::Integer || index.integer < 1) fail(index, "an index of at least 1 in " + key.text + "(...)");
+      if (index.integer > static_cast<std::int64_t>(kMaxColumns)) {
+        fail(index, "an index of at most " + std::to_string(kMaxColumns) + " in " + key.text + "(...)");
+      }
       first_column = static_cast<std::size_t>(index.integer - 1);
       const Token& close = take();
       if (close.kind != TokenKind::RParen) fail(close, "')' after the index of " + key.text);
@@ -105,6 +114,9 @@ class Parser {
         continue;
       }
       if (t.kind == TokenKind::Repeat) {
+        if (t.integer > static_cast<std::int64_t>(kMaxColumns - std::min(kMaxColumns, first_column + values.size()))) {
+          fail(t, "at most " + std::to_string(kMaxColumns) + " values for " + key.text);
+        }
         take();
         NamelistValue v = null_at(t.pos);
         if (t.attached) v = value(take());
@@ -112,9 +124,13 @@ class Parser {
         after_value = true;
         continue;
       }
+      if (first_column + values.size() >= kMaxColumns) fail(t, "at most " + std::to_string(kMaxColumns) + " values for " + key.text);
       values.push_back(value(take()));
       after_value = true;
     }
+    if (first_column + values.size() > kMaxColumns) fail(peek(), "at most " + std::to_string(kMaxColumns) + " values for " + key.text);
+    total_values_ += values.size();
+    if (total_values_ > kMaxTotalValues) fail(peek(), "at most " + std::to_string(kMaxTotalValues) + " values in the file");
 
     NamelistEntry* entry = nullptr;
     for (NamelistEntry& e : g.entries) {
@@ -181,6 +197,7 @@ class Parser {
   std::vector<Token> t_;
   const std::string& file_;
   std::size_t k_ = 0;
+  std::size_t total_values_ = 0;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // (share/set_timekeeping.F). Every key and default is listed in docs/NAMELIST.md.
 #include "config/namelist_settings.hpp"
 
+#include <limits>
 #include <string>
 
 #include "config/namelist_values.hpp"
@@ -37,6 +38,31 @@ std::int64_t non_negative(const NamelistReader& r, const char* group, const char
   return v;
 }
 
+// A duration part in seconds: `key` (>= 0) times `unit` seconds. Bounded by 10000 years, longer
+// than any date WRF can name, so that the sum of the parts cannot overflow (found by fuzzing:
+// history_interval_d = 106751991167300 overflowed int64).
+constexpr std::int64_t kMaxDurationSeconds = std::int64_t{10000} * 366 * 86400;
+
+std::int64_t duration_part(const NamelistReader& r, const char* group, const char* key, Columns c, std::int64_t unit) {
+  const std::int64_t v = non_negative(r, group, key, c, 0);
+  if (v > kMaxDurationSeconds / unit) {
+    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(group, key, c)->pos) + "expected at most " +
+                                       std::to_string(kMaxDurationSeconds / unit) + " for " + key +
+                                       " (10000 years), found " + std::to_string(v));
+  }
+  return v * unit;
+}
+
+// An integer that must fit an int (dates, counts), else a Config error at the value. (Found by
+// fuzzing: start_year = 4294969315 was truncated to 2019 and accepted.)
+int int_value(const NamelistReader& r, const char* group, const std::string& key, Columns c, std::int64_t v) {
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(group, key, c)->pos) + "expected a value of " + key +
+                                       " within 32 bits, found " + std::to_string(v));
+  }
+  return static_cast<int>(v);
+}
+
 // days/hours/minutes/seconds of `prefix` (history_interval, history_begin) in seconds.
 std::int64_t wrf_duration(const NamelistReader& r, const std::string& prefix) {
   for (const char* unsupported : {"_y", "_mo"}) {
@@ -47,13 +73,13 @@ std::int64_t wrf_duration(const NamelistReader& r, const std::string& prefix) {
                                          prefix + "_d/_h/_m/_s), found " + std::to_string(r.integer(kTime, key, Columns::PerDomain, 0)));
     }
   }
-  const auto part = [&](const char* suffix) {
+  const auto part = [&](const char* suffix, std::int64_t unit) {
     const std::string key = prefix + suffix;
-    return non_negative(r, kTime, key.c_str(), Columns::PerDomain, 0);
+    return duration_part(r, kTime, key.c_str(), Columns::PerDomain, unit);
   };
-  std::int64_t minutes = part("_m");
-  if (minutes == 0) minutes = part("");
-  return part("_d") * 86400 + part("_h") * 3600 + minutes * 60 + part("_s");
+  std::int64_t minutes = part("_m", 60);
+  if (minutes == 0) minutes = part("", 60);
+  return part("_d", 86400) + part("_h", 3600) + minutes + part("_s", 1);
 }
 
 // WRF's date of `prefix` (start, end) for the reader's domain: year, month, day required;
@@ -61,8 +87,8 @@ std::int64_t wrf_duration(const NamelistReader& r, const std::string& prefix) {
 std::string wrf_date_of(const NamelistReader& r, const std::string& prefix) {
   const auto part = [&](const char* suffix, bool required) {
     const std::string key = prefix + suffix;
-    return static_cast<int>(required ? r.required_integer(kTime, key, Columns::PerDomain)
-                                     : r.integer(kTime, key, Columns::PerDomain, 0));
+    return int_value(r, kTime, key, Columns::PerDomain,
+                     required ? r.required_integer(kTime, key, Columns::PerDomain) : r.integer(kTime, key, Columns::PerDomain, 0));
   };
   const int y = part("_year", true), mo = part("_month", true), d = part("_day", true);
   const int h = part("_hour", false), mi = part("_minute", false), s = part("_second", false);
@@ -91,7 +117,7 @@ double grid_spacing(const Namelist& nl, const char* key, int domain, int depth =
   NamelistReader r(nl, domain);
   if (const NamelistValue* v = r.find(kDomains, key, Columns::PerDomain)) return value_as_real(nl, key, *v);
   if (domain == 1 || depth > 64) return r.required_real(kDomains, key, Columns::PerDomain);
-  const auto parent = static_cast<int>(r.integer(kDomains, "parent_id", Columns::PerDomain, domain - 1));
+  const int parent = int_value(r, kDomains, "parent_id", Columns::PerDomain, r.integer(kDomains, "parent_id", Columns::PerDomain, domain - 1));
   const std::int64_t ratio = r.integer(kDomains, "parent_grid_ratio", Columns::PerDomain, 1);
   if (parent < 1 || parent >= domain || ratio < 1) return r.required_real(kDomains, key, Columns::PerDomain);
   return grid_spacing(nl, key, parent, depth + 1) / static_cast<double>(ratio);
@@ -109,7 +135,7 @@ double time_step_of(const Namelist& nl, int domain, int depth = 0) {
     }
     return static_cast<double>(ts) + static_cast<double>(num) / static_cast<double>(den);
   }
-  const auto parent = static_cast<int>(r.integer(kDomains, "parent_id", Columns::PerDomain, domain - 1));
+  const int parent = int_value(r, kDomains, "parent_id", Columns::PerDomain, r.integer(kDomains, "parent_id", Columns::PerDomain, domain - 1));
   const std::int64_t ratio = r.integer(kDomains, "parent_time_step_ratio", Columns::PerDomain, 1);
   if (parent < 1 || parent >= domain || ratio < 1) {
     throw Error(ErrorKind::Config, r.where_key(kDomains, "parent_id") + "expected parent_id < " + std::to_string(domain) +
@@ -141,7 +167,7 @@ OutputOptions output_options_from(const Namelist& nl, int domain_id) {
     throw Error(ErrorKind::Config, where(nl.file(), r.find(kTime, "frames_per_outfile", Columns::PerDomain)->pos) +
                                        "expected frames_per_outfile >= 1, found " + std::to_string(frames));
   }
-  o.frames_per_file = static_cast<int>(frames);
+  o.frames_per_file = int_value(r, kTime, "frames_per_outfile", Columns::PerDomain, frames);
   o.outname = r.string(kTime, "history_outname", Columns::One, "wrfout_d<domain>_<date>");
   o.io_form = static_cast<IoForm>(io_form_of(r));
   o.nocolons = r.logical(kTime, "nocolons", Columns::One, false);
@@ -168,7 +194,7 @@ ModelSettings model_settings_from(const Namelist& nl, int domain_id) {
       throw Error(ErrorKind::Config, where(nl.file(), r.find(kDomains, key, Columns::PerDomain)->pos) + "expected " + key +
                                          " >= 2 (a staggered point count), found " + std::to_string(v));
     }
-    return static_cast<int>(v);
+    return int_value(r, kDomains, key, Columns::PerDomain, v);
   };
   m.e_we = size("e_we");
   m.e_sn = size("e_sn");
@@ -176,16 +202,16 @@ ModelSettings model_settings_from(const Namelist& nl, int domain_id) {
   m.dx = grid_spacing(nl, "dx", domain_id);
   m.dy = grid_spacing(nl, "dy", domain_id);
   m.time_step = time_step_of(nl, domain_id);
-  m.nproc_x = static_cast<int>(r.integer(kDomains, "nproc_x", Columns::One, -1));
-  m.nproc_y = static_cast<int>(r.integer(kDomains, "nproc_y", Columns::One, -1));
+  m.nproc_x = int_value(r, kDomains, "nproc_x", Columns::One, r.integer(kDomains, "nproc_x", Columns::One, -1));
+  m.nproc_y = int_value(r, kDomains, "nproc_y", Columns::One, r.integer(kDomains, "nproc_y", Columns::One, -1));
   m.start_date = wrf_date_of(r, "start");
 
   // WRF: run_days/hours/minutes/seconds (one value) set the head domain's run length when any
   // is > 0; otherwise (and always for nests) end_* is the end.
   std::int64_t run = 0;
   if (domain_id == 1) {
-    run = non_negative(r, kTime, "run_days", Columns::One, 0) * 86400 + non_negative(r, kTime, "run_hours", Columns::One, 0) * 3600 +
-          non_negative(r, kTime, "run_minutes", Columns::One, 0) * 60 + non_negative(r, kTime, "run_seconds", Columns::One, 0);
+    run = duration_part(r, kTime, "run_days", Columns::One, 86400) + duration_part(r, kTime, "run_hours", Columns::One, 3600) +
+          duration_part(r, kTime, "run_minutes", Columns::One, 60) + duration_part(r, kTime, "run_seconds", Columns::One, 1);
   }
   m.end_date = run > 0 ? wrf::add_seconds(m.start_date, run) : wrf_date_of(r, "end");
   if (wrf::date_to_seconds(m.end_date) < wrf::date_to_seconds(m.start_date)) {

@@ -73,11 +73,13 @@ const NwpioKey kKeys[] = {
      [](OutputOptions& o, const NwpioValue& v) { o.print_timing = v.logical(); }},
     {"stats_json", "string", "write the Statistics as JSON to this file at close (default: none)",
      [](OutputOptions& o, const NwpioValue& v) { o.stats_json = v.string(); }},
-    // --- hints (issue 4 adds its hint keys here) ---------------------------------------------
+    // --- hints: stored at the namelist level so that API settings still beat them ---------
     {"hints_file", "string", "TOML file with MPI-IO hint profiles",
-     [](OutputOptions& o, const NwpioValue& v) { o.hints.profile_file = v.string(); }},
+     [](OutputOptions& o, const NwpioValue& v) { o.hints.namelist.profile_file = v.string(); }},
     {"hints_profile", "string", "profile name inside hints_file",
-     [](OutputOptions& o, const NwpioValue& v) { o.hints.profile = v.string(); }},
+     [](OutputOptions& o, const NwpioValue& v) { o.hints.namelist.profile = v.string(); }},
+    {"hints", "string", "single hint settings 'key=value;key=value' (same syntax as NWPIO_HINTS)",
+     [](OutputOptions& o, const NwpioValue& v) { o.hints.namelist.assignments = v.string(); }},
 };
 
 std::string valid_keys() {

@@ -45,8 +45,12 @@ void Writer::Impl::open_file(const std::string& date) {
   });
   const std::int64_t expected =
       layout.record_bytes * options.frames_per_file + layout.static_bytes + options.header_reserve_bytes;
+  // Writers holding contiguous slabs write them as they are: collective buffering off, unless
+  // the caller set it (measured in bench/gather, docs/ARCHITECTURE.md "Frame data path").
+  HintOptions hint_options = options.hints;
+  if (contiguous_slabs) hint_options.overrides.emplace("collective_write", "false");
   detail::HintSession hints;
-  run_and_agree(comm, [&] { hints = detail::HintSession::resolve(options.hints, options.io_form, comm, expected); });
+  run_and_agree(comm, [&] { hints = detail::HintSession::resolve(hint_options, options.io_form, comm, expected); });
   try {
     run_and_agree(comm, [&] { backend->create(temp, layout.file, hints.info()); });
   } catch (const Error&) {
@@ -84,7 +88,7 @@ double Writer::Impl::close_file() {
   }
   // Rank 0 commits: data on disk first (when asked), then the final name, then the directory.
   run_and_agree(comm, [&] {
-    if (rank != 0) return;
+    if (rank != 0 || options.io_form == IoForm::Null) return;  // io_form 0 writes no file
     if (options.fsync_before_rename) sync_path(temp_path, O_RDONLY);
     if (std::rename(temp_path.c_str(), final_path.c_str()) != 0) {
       throw Error(ErrorKind::Io, "rename " + temp_path + " to " + final_path + ": " + std::strerror(errno));

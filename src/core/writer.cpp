@@ -122,6 +122,7 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
       }
     }
   });
+  contiguous_slabs = parallel && gather == GatherMode::Rearrange;
   stats.backend = options.io_form == IoForm::Pnetcdf ? "pnetcdf" : options.io_form == IoForm::NetcdfSerial ? "netcdf-serial" : "null";
   stats.gather = gather == GatherMode::Rearrange ? "rearrange" : "direct";
   stats.reorder = gather == GatherMode::Rearrange ? "pack" : reorder == ReorderMode::Pack ? "pack" : "datatype";

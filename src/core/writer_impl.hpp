@@ -35,6 +35,9 @@ struct Writer::Impl {
   std::unordered_map<std::string, int> index_of;  // schema index by name
   detail::StreamLayout layout;
   std::unique_ptr<detail::Backend> backend;
+  // Rearranged frames reach PnetCDF as contiguous slabs per writer: MPI-IO's two-phase
+  // collective buffering then only adds a reshuffle, so it is switched off unless asked for.
+  bool contiguous_slabs = false;
 
   // Decomposed fields reach the backend through a plan; [0] for frames in an open file,
   // [1] for the first frame of a file (static variables too). Plans are built once.

@@ -330,27 +330,6 @@ MemoryOrder memory_order(Shape shape, MemoryOrder order_3d) {
   return MemoryOrder::Scalar;
 }
 
-// WRF's I/O layers (io_netcdf, io_pnetcdf: ext_*_put_var_ti.code) write an empty text
-// attribute as one NUL character, not as an empty attribute; a real wrfout file has
-// units = "\0" and stagger = "\0" (length 1) where ncdump shows "". Do the same.
-void wrf_empty_text(VarSpec& spec) {
-  for (auto& attribute : spec.attributes) {
-    if (const auto* text = std::get_if<std::string>(&attribute.value); text && text->empty()) {
-      attribute.value = std::string(1, '\0');
-    }
-  }
-}
-
-void replace_coordinates(VarSpec& spec, const char* coordinates) {
-  for (auto& attribute : spec.attributes) {
-    if (attribute.name == "coordinates") {
-      attribute.value = std::string(coordinates);
-      return;
-    }
-  }
-  spec.attributes.push_back({"coordinates", std::string(coordinates)});
-}
-
 }  // namespace
 
 Schema history_schema(const HistorySchemaOptions& options) {
@@ -366,8 +345,8 @@ Schema history_schema(const HistorySchemaOptions& options) {
   for (const Row& row : kRows) {
     VarSpec spec = variable(row.name, row.type, memory_order(row.shape, options.order_3d), row.stagger,
                             row.description, row.units, row.vertical_dim ? row.vertical_dim : "");
-    if (row.coordinates) replace_coordinates(spec, row.coordinates);
-    wrf_empty_text(spec);
+    // wrf::variable() already writes empty text as WRF does (one NUL character).
+    if (row.coordinates) set_attribute(spec.attributes, {"coordinates", std::string(row.coordinates)});
     schema.add_variable(std::move(spec));
   }
   for (auto& attribute : history_global_attributes(options)) schema.set_global_attribute(std::move(attribute));

@@ -91,7 +91,8 @@ TEST(NamelistSettings, NwpioGroupMapping) {
                     " deflate_level = 5, header_reserve_bytes = 1024, fallback_to_serial = .true.\n"
                     " gather = 'Direct', reorder = 'datatype', writer_ranks = 4, max_round_bytes = 1000000\n"
                     " serial_chunk_bytes = 4096, print_timing = .false., stats_json = 'stats.json'\n"
-                    " hints_file = 'configs/hints/lustre.toml', hints_profile = 'lustre-large'\n/\n"),
+                    " hints_file = 'configs/hints/lustre.toml', hints_profile = 'lustre-large'\n"
+                    " hints = 'stripe_count=8;aggregators=8'\n/\n"),
       1);
   EXPECT_EQ(o.output_dir, "/scratch/run1");
   EXPECT_TRUE(o.noclobber);
@@ -107,8 +108,12 @@ TEST(NamelistSettings, NwpioGroupMapping) {
   EXPECT_EQ(o.serial_chunk_bytes, 4096);
   EXPECT_FALSE(o.print_timing);
   EXPECT_EQ(o.stats_json, "stats.json");
-  EXPECT_EQ(o.hints.profile_file, "configs/hints/lustre.toml");
-  EXPECT_EQ(o.hints.profile, "lustre-large");
+  EXPECT_EQ(o.hints.namelist.profile_file, "configs/hints/lustre.toml");
+  EXPECT_EQ(o.hints.namelist.profile, "lustre-large");
+  EXPECT_EQ(o.hints.namelist.assignments, "stripe_count=8;aggregators=8");
+  // The namelist level is kept apart from the API level, so code can still override it.
+  EXPECT_TRUE(o.hints.profile_file.empty());
+  EXPECT_TRUE(o.hints.profile.empty());
 }
 
 TEST(NamelistSettings, EveryNwpioKeyIsDocumented) {

@@ -78,7 +78,9 @@ TEST_P(WriterRoundTrip, EveryValueReadsBack) {
       writer.begin_frame(date);
       if (t % options.frames_per_file == 0) {
         std::string name = "wrfout_d01_" + date;
-        for (char& c : name) c = c == ':' ? '_' : c;
+        if (mode.io_form == IoForm::Pnetcdf) {  // WRF's PnetCDF path writes no colons
+          for (char& c : name) c = c == ':' ? '_' : c;
+        }
         files.push_back({dir + "/" + name, {}, {}});
         EXPECT_EQ(writer.current_file(), files.back().path);
       }

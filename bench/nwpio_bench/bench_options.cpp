@@ -1,0 +1,95 @@
+// nwpio-bench's command line, parsed with CLI11 (see bench_options.hpp).
+#include "bench_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+namespace nwpio::bench {
+
+const std::vector<std::string>& all_method_names() {
+  static const std::vector<std::string> names = {
+      "nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-direct", "wrf-style", "nwpio-io2",
+      "null",       "ceiling",              "netcdf-floor"};
+  return names;
+}
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, int& exit_code) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  BenchOptions o;
+  std::string methods;
+  CLI::App app{
+      "nwpio-bench: writes the same frame with every method (nwpio io_form 11 in each gathering mode, "
+      "WRF's own PnetCDF pattern, nwpio io_form 2, the null backend, raw MPI-IO and raw MPI-IO plus one "
+      "byte-swap pass) in alternating repetitions and reports median seconds, MB/s, ratios and peak RSS."};
+  app.get_formatter()->column_width(36);
+  app.add_option("--workload", o.workload, "wrf (202-variable history frame), haps (1 km HAPS grid), matrix")
+      ->check(CLI::IsMember({"wrf", "haps", "matrix"}))
+      ->required();
+  auto* we = app.add_option("--e-we", o.e_we, "west-east staggered count (wrf/matrix default 426; haps 1281)")
+                 ->check(CLI::Range(3, 1 << 20));
+  auto* sn = app.add_option("--e-sn", o.e_sn, "south-north staggered count (default 301; haps 961)")
+                 ->check(CLI::Range(3, 1 << 20));
+  app.add_option("--e-vert", o.e_vert, "vertical staggered count (default 36; haps 70)")->check(CLI::Range(3, 1 << 16));
+  auto* sc = app.add_option("--scale", o.scale, "scale the horizontal mass points of the workload's grid by F")
+                 ->check(CLI::Range(0.001, 16.0));
+  sc->excludes(we)->excludes(sn);
+  app.add_option("--nproc-x", o.nproc_x, "ranks along west-east")->check(CLI::Range(1, 1 << 20));
+  app.add_option("--nproc-y", o.nproc_y, "ranks along south-north")->check(CLI::Range(1, 1 << 20));
+  app.add_flag("--fsync", o.fsync, "every method ends with a file sync inside its timing");
+  app.add_option("--dir", o.dir, "directory for the files (a run subdirectory is created and removed)")->required();
+  app.add_option("--repeat", o.repeat, "timed repetitions per method")->check(CLI::Range(1, 1000))->default_str("3");
+  app.add_option("--warmup", o.warmup, "untimed frames a Writer writes before its timed frame")
+      ->check(CLI::Range(0, 100))
+      ->default_str("1");
+  app.add_option("--json", o.json, "write the results as JSON here")->required();
+  app.add_option("--methods", methods, "comma-separated subset of the methods (default: all)");
+  app.add_option("--matrix-mb", o.matrix_mb, "matrix: frame size per cell in MB")->check(CLI::Range(0.01, 1e6))->default_str("64");
+  app.add_flag("--verify", o.verify, "read the files of the first repetition back with netCDF-C");
+  app.add_option("--hints-file", o.hints_file, "hints profile file (TOML) for every method");
+  app.add_option("--hints-profile", o.hints_profile, "profile name in --hints-file");
+  std::string footer = "methods:";
+  for (const auto& m : all_method_names()) footer += " " + m;
+  app.footer(footer);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream out, err;
+    exit_code = app.exit(e, out, err);
+    if (rank == 0) {
+      std::cout << out.str();
+      std::cerr << err.str();
+    }
+    return std::nullopt;
+  }
+  o.methods = split_commas(methods);
+  for (const auto& m : o.methods) {
+    const auto& all = all_method_names();
+    if (std::find(all.begin(), all.end(), m) == all.end()) {
+      if (rank == 0) std::cerr << "nwpio-bench: unknown method '" << m << "'; " << footer << "\n";
+      exit_code = 2;
+      return std::nullopt;
+    }
+  }
+  if (o.methods.empty()) o.methods = all_method_names();
+  return o;
+}
+
+}  // namespace nwpio::bench

@@ -1,0 +1,37 @@
+// nwpio-bench's command line (issue 7 item 4):
+//   mpirun -np N nwpio-bench --workload wrf|haps|matrix [--e-we N --e-sn N --e-vert N | --scale F]
+//          [--nproc-x N --nproc-y N] [--fsync] --dir DIR --repeat R --json FILE [--methods a,b,...]
+#pragma once
+
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nwpio::bench {
+
+struct BenchOptions {
+  std::string workload = "wrf";     // wrf | haps | matrix
+  int e_we = 0, e_sn = 0, e_vert = 0;  // 0: the workload's default grid
+  double scale = 1.0;               // haps: scales e_we - 1 and e_sn - 1 (mass points)
+  int nproc_x = 0, nproc_y = 0;     // 0: as WRF chooses (matrix: its three decompositions)
+  bool fsync = false;               // every method ends with a file sync inside its timing
+  std::string dir;                  // where the files go (a run subdirectory is made inside)
+  int repeat = 3;                   // timed repetitions per method (round-robin over methods)
+  int warmup = 1;                   // untimed frames each Writer writes before its timed frame
+  std::string json;                 // result file (rank 0)
+  std::vector<std::string> methods; // empty: all, in the canonical order
+  double matrix_mb = 64;            // matrix: target frame size per cell (MB)
+  bool verify = false;              // read every file of the first repetition back (netCDF-C)
+  std::string hints_file, hints_profile;  // optional hints profile for every method
+};
+
+// All method names, in the order they are reported.
+const std::vector<std::string>& all_method_names();
+
+// Parses on every rank (identical argv); prints help/errors on rank 0. Returns nullopt with
+// `exit_code` set when the program should stop (help, bad option).
+std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, int& exit_code);
+
+}  // namespace nwpio::bench

@@ -1,0 +1,46 @@
+// nwpio-bench: nwpio against the hardware ceiling and against the ways WRF writes today
+// (issue 7). See docs/PERFORMANCE.md for what each method is and how to read the numbers.
+#include <mpi.h>
+
+#include <exception>
+#include <iostream>
+
+#include "bench_options.hpp"
+#include "report.hpp"
+#include "runner.hpp"
+#include "workload.hpp"
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int rc = 0;
+  try {
+    const auto options = nwpio::bench::parse_options(argc, argv, MPI_COMM_WORLD, rc);
+    if (options) {
+      const auto env = nwpio::bench::probe_environment(*options, MPI_COMM_WORLD);
+      if (rank == 0 && env.ranks_exceed_cores) {
+        std::cerr << "nwpio-bench: NOTE: " << env.ranks_per_node << " ranks per node exceed the " << env.cores
+                  << " cores\n";
+      }
+      nwpio::bench::RunInfo info;
+      const auto results = nwpio::bench::run_all(*options, nwpio::bench::make_cases(*options, size), MPI_COMM_WORLD, info);
+      if (rank == 0) {
+        nwpio::bench::print_table(results, env, *options);
+        nwpio::bench::write_json(options->json, results, env, *options, info);
+        std::cout << "nwpio-bench: results in " << options->json << std::endl;
+      }
+      for (const auto& cr : results) {
+        for (const auto& m : cr.methods) {
+          if (!m.verify_ok) rc = 3;
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    if (rank == 0) std::cerr << "nwpio-bench: error: " << e.what() << std::endl;
+    rc = 1;
+  }
+  MPI_Finalize();
+  return rc;
+}

@@ -1,0 +1,103 @@
+// The methods that go through nwpio's Writer: io_form 11 in its default gathering mode and in
+// each mode forced (rearrange, direct), io_form 2 (serial netCDF, CDF-2 so that the bytes are
+// the same as every other method's), and io_form 0 (the null backend: the library alone).
+//
+// Each repetition constructs a fresh Writer (untimed, as a model does once per run), writes
+// `--warmup` untimed frames so that the staging buffers are allocated and touched as they are
+// in a model's steady state, then the timed frame: begin_frame (file create + define),
+// put of every field, end_frame (rearrange/pack, one collective write, close and commit).
+// With --fsync the Writer's fsync_before_rename is on (rank 0 fsyncs the file and the directory
+// before the rename); without it, it is off, so that no method syncs.
+#include <filesystem>
+
+#include "method.hpp"
+#include "nwpio/wrf_date.hpp"
+#include "nwpio/writer.hpp"
+
+namespace nwpio::bench {
+namespace {
+
+constexpr const char* kStartDate = "2019-06-01_00:00:00";
+
+class WriterMethod final : public Method {
+ public:
+  WriterMethod(std::string name, IoForm io_form, GatherMode gather)
+      : name_(std::move(name)), io_form_(io_form), gather_(gather) {}
+
+  std::string name() const override { return name_; }
+  bool writes_netcdf() const override { return io_form_ != IoForm::Null; }
+
+  void prepare(const CaseContext& ctx, int) override {
+    OutputOptions o;
+    o.output_dir = ctx.dir;
+    o.io_form = io_form_;
+    o.gather = gather_;
+    o.frames_per_file = 1;
+    o.use_netcdf_classic = true;  // io_form 2: CDF-2, the same bytes as the other methods
+    o.start_date = kStartDate;
+    o.history_interval_seconds = 3600;
+    o.print_timing = false;
+    o.fsync_before_rename = ctx.options->fsync && io_form_ != IoForm::Null;
+    o.max_round_bytes = ctx.max_round_bytes;
+    o.hints.log_report = false;
+    o.hints.profile_file = ctx.options->hints_file;
+    o.hints.profile = ctx.options->hints_profile;
+    writer_ = std::make_unique<Writer>(*ctx.decomposition, ctx.bench_case->schema, o);
+    const std::int64_t start = wrf::date_to_seconds(kStartDate);
+    for (int w = 0; w < ctx.options->warmup; ++w) {
+      write_frame(ctx, wrf::seconds_to_date(start + 3600 * w));
+      if (ctx.rank == 0) remove_last_file(ctx);
+    }
+    timed_date_ = wrf::seconds_to_date(start + 3600 * ctx.options->warmup);
+  }
+
+  void run(const CaseContext& ctx, int) override { write_frame(ctx, timed_date_); }
+
+  RunOutcome finish(const CaseContext& ctx) override {
+    RunOutcome out;
+    const FrameStats& fs = writer_->statistics().frames.back();
+    out.bytes = fs.bytes;
+    if (io_form_ != IoForm::Null) out.file = (std::filesystem::path(ctx.dir) / fs.file).string();
+    out.phases = {{"define", fs.define_seconds}, {"reorder", fs.reorder_seconds}, {"exchange", fs.exchange_seconds},
+                  {"wait", fs.wait_seconds},     {"close", fs.close_seconds},     {"total", fs.total_seconds}};
+    out.buffer_bytes = fs.peak_buffer_bytes;
+    const Statistics& st = writer_->statistics();
+    out.mode = st.backend + (io_form_ == IoForm::NetcdfSerial ? std::string() : " " + st.gather + "/" + st.reorder) +
+               ", " + std::to_string(st.writer_ranks) + " writer rank(s)";
+    writer_->close();
+    writer_.reset();
+    return out;
+  }
+
+ private:
+  void write_frame(const CaseContext& ctx, const std::string& date) {
+    writer_->begin_frame(date);
+    agree_step(ctx.comm, [&] { ctx.model->put_all(*writer_); });
+    writer_->end_frame();
+  }
+
+  void remove_last_file(const CaseContext& ctx) {
+    if (io_form_ == IoForm::Null) return;
+    std::error_code ec;
+    std::filesystem::remove(std::filesystem::path(ctx.dir) / writer_->statistics().frames.back().file, ec);
+  }
+
+  std::string name_;
+  IoForm io_form_;
+  GatherMode gather_;
+  std::unique_ptr<Writer> writer_;
+  std::string timed_date_;
+};
+
+}  // namespace
+
+std::unique_ptr<Method> make_writer_method(const std::string& name) {
+  if (name == "nwpio-io11") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Auto);
+  if (name == "nwpio-io11-rearrange") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Rearrange);
+  if (name == "nwpio-io11-direct") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Direct);
+  if (name == "nwpio-io2") return std::make_unique<WriterMethod>(name, IoForm::NetcdfSerial, GatherMode::Auto);
+  if (name == "null") return std::make_unique<WriterMethod>(name, IoForm::Null, GatherMode::Auto);
+  return nullptr;
+}
+
+}  // namespace nwpio::bench

@@ -1,0 +1,9 @@
+/* nwpio.h must compile as C (C99 and later): this file is compiled by the C compiler and its
+ * function is called from capi_test.cpp, so a C-only problem in the header fails the build. */
+#include "nwpio/nwpio.h"
+
+int nwpio_c_header_check(void) {
+  nwpio_model_settings settings;
+  settings.max_dom = 1;
+  return NWPIO_OK + NWPIO_REAL4 * 0 + (int)sizeof(settings.start_date) - (NWPIO_DATE_LEN + 1) + settings.max_dom - 1;
+}
