@@ -65,6 +65,7 @@ std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, 
   app.add_flag("--verify", o.verify, "read the files of the first repetition back with netCDF-C");
   app.add_option("--hints-file", o.hints_file, "hints profile file (TOML) for every method");
   app.add_option("--hints-profile", o.hints_profile, "profile name in --hints-file");
+  app.add_option("--hint", o.hints, "key=value hint for every method (docs/HINTS.md), repeatable");
   std::string footer = "methods:";
   for (const auto& m : all_method_names()) footer += " " + m;
   app.footer(footer);
@@ -89,6 +90,13 @@ std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, 
     }
   }
   if (o.methods.empty()) o.methods = all_method_names();
+  for (const auto& h : o.hints) {
+    if (h.find('=') == std::string::npos || h.front() == '=') {
+      if (rank == 0) std::cerr << "nwpio-bench: --hint needs key=value, not '" << h << "'\n";
+      exit_code = 2;
+      return std::nullopt;
+    }
+  }
   return o;
 }
 

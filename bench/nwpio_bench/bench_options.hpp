@@ -25,6 +25,7 @@ struct BenchOptions {
   double matrix_mb = 64;            // matrix: target frame size per cell (MB)
   bool verify = false;              // read every file of the first repetition back (netCDF-C)
   std::string hints_file, hints_profile;  // optional hints profile for every method
+  std::vector<std::string> hints;   // --hint key=value (API-level overrides, every method)
 };
 
 // All method names, in the order they are reported.

@@ -19,13 +19,10 @@ int main(int argc, char** argv) {
   try {
     const auto options = nwpio::bench::parse_options(argc, argv, MPI_COMM_WORLD, rc);
     if (options) {
-      const auto env = nwpio::bench::probe_environment(*options, MPI_COMM_WORLD);
-      if (rank == 0 && env.ranks_exceed_cores) {
-        std::cerr << "nwpio-bench: NOTE: " << env.ranks_per_node << " ranks per node exceed the " << env.cores
-                  << " cores\n";
-      }
       nwpio::bench::RunInfo info;
       const auto results = nwpio::bench::run_all(*options, nwpio::bench::make_cases(*options, size), MPI_COMM_WORLD, info);
+      // After the run: --dir exists now (its file system type is read from it).
+      const auto env = nwpio::bench::probe_environment(*options, MPI_COMM_WORLD);
       if (rank == 0) {
         nwpio::bench::print_table(results, env, *options);
         nwpio::bench::write_json(options->json, results, env, *options, info);

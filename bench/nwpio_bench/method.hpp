@@ -54,7 +54,6 @@ class Method {
   virtual RunOutcome finish(const CaseContext& ctx) = 0;      // collective
 };
 
-std::unique_ptr<Method> make_method(const std::string& name);
 
 // Collective: every rank throws the same error if any rank failed in fn (nwpio's own agreement).
 inline void agree_step(MPI_Comm comm, const std::function<void()>& fn) { detail::run_and_agree(comm, fn); }

@@ -79,7 +79,7 @@ class RawMethod final : public Method {
     const std::int64_t n = hi_ - lo_;
     buffer_.reset(new std::byte[static_cast<std::size_t>(std::max<std::int64_t>(n, 1))]);
     // Touch every page before the timing, with data that is not all zero.
-    for (std::int64_t b = 0; b < n; ++b) buffer_[static_cast<std::size_t>(b)] = static_cast<std::byte>((lo_ + b) * 7);
+    std::memset(buffer_.get(), 0x5a + ctx.rank, static_cast<std::size_t>(std::max<std::int64_t>(n, 1)));
     const std::int64_t limit = std::min<std::int64_t>(ctx.max_round_bytes, std::int64_t{1} << 30);
     std::int64_t rounds = (n + limit - 1) / limit;
     mpi_check(MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT64_T, MPI_MAX, ctx.comm), "MPI_Allreduce(rounds)");

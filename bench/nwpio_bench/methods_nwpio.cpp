@@ -42,6 +42,7 @@ class WriterMethod final : public Method {
     o.hints.log_report = false;
     o.hints.profile_file = ctx.options->hints_file;
     o.hints.profile = ctx.options->hints_profile;
+    for (const auto& h : ctx.options->hints) o.hints.overrides[h.substr(0, h.find('='))] = h.substr(h.find('=') + 1);
     writer_ = std::make_unique<Writer>(*ctx.decomposition, ctx.bench_case->schema, o);
     const std::int64_t start = wrf::date_to_seconds(kStartDate);
     for (int w = 0; w < ctx.options->warmup; ++w) {

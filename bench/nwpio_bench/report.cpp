@@ -169,9 +169,13 @@ void write_json(const std::string& path, const std::vector<CaseResult>& results,
     try {
       const json report = json::parse(info.hints_report_json);
       if (report.contains("mpi")) mpiio = report["mpi"];
+      json settings = json::object();
+      for (const auto& e : report.value("settings", json::array())) {
+        settings[e.value("name", "?")] = e.value("value", "") + " (" + e.value("status", "") + ")";
+      }
       hints = {{"profile", report.value("profile", json::object())},
                {"info", report.value("info", json::object())},
-               {"settings", report.value("settings", json::array())}};
+               {"settings", settings}};
     } catch (const json::exception&) {
       hints = {{"report", info.hints_report_json}};
     }

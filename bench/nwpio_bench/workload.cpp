@@ -63,7 +63,9 @@ Case matrix_case(const BenchOptions& o, int e_we, int e_sn, int e_vert, const st
   c.e_vert = e_vert;
   c.nproc_x = grid.first;
   c.nproc_y = grid.second;
-  c.label = "matrix " + shape + " " + c.type + " " + std::to_string(grid.first) + "x" + std::to_string(grid.second);
+  char label[96];
+  std::snprintf(label, sizeof label, "matrix %s %s %dx%d", shape.c_str(), c.type.c_str(), grid.first, grid.second);
+  c.label = label;
   const MemoryOrder order = shape == "2d" ? MemoryOrder::XY : MemoryOrder::XZY;
   const Stagger stagger = shape == "stag" ? Stagger::X : Stagger::None;
   const std::int64_t ni = stagger == Stagger::X ? e_we : e_we - 1;
@@ -72,7 +74,9 @@ Case matrix_case(const BenchOptions& o, int e_we, int e_sn, int e_vert, const st
   const auto target = static_cast<std::int64_t>(o.matrix_mb * 1e6);
   const std::int64_t n = std::clamp<std::int64_t>((target + var_bytes / 2) / var_bytes, 1, 500);
   for (std::int64_t v = 0; v < n; ++v) {
-    c.schema.add_variable(wrf::variable("V" + std::to_string(v), type, order, stagger, "matrix cell variable", "1"));
+    std::string name = std::to_string(v);
+    name.insert(name.begin(), 'V');
+    c.schema.add_variable(wrf::variable(std::move(name), type, order, stagger, "matrix cell variable", "1"));
   }
   c.frame_bytes = schema_frame_bytes(c.schema, e_we, e_sn, e_vert);
   return c;

@@ -22,6 +22,14 @@ std::string where(const Value& v, const std::string& path) {
   return path + ":" + std::to_string(loc.line());
 }
 
+// Errors say exactly where: "file:line:column" (issue 8: every hints error names its column).
+// The origin of a value in the hint report stays "file:line" (where()).
+std::string where_exact(const Value& v, const std::string& path) {
+  const auto loc = v.location();
+  if (loc.line() == 0) return path;
+  return path + ":" + std::to_string(loc.line()) + ":" + std::to_string(loc.column());
+}
+
 [[noreturn]] void config_error(const std::string& at, const std::string& message) {
   throw Error(ErrorKind::Config, at + ": " + message);
 }
@@ -31,14 +39,16 @@ std::string scalar_text(const Value& v, const std::string& key, const std::strin
   if (v.is_integer()) return std::to_string(v.as_integer());
   if (v.is_boolean()) return v.as_boolean() ? "true" : "false";
   if (v.is_string()) return v.as_string().str;
-  config_error(where(v, path), "'" + key + "' must be an integer, a boolean or a string, not a " +
+  config_error(where_exact(v, path), "'" + key + "' must be an integer, a boolean or a string, not a " +
                                    toml::stringize(v.type()));
 }
 
 // toml11's syntax errors carry the location in the message; keep it but lead with file:line.
 [[noreturn]] void rethrow_syntax(const toml::exception& e, const std::string& path) {
   std::string at = path;
-  if (e.location().line() > 0) at += ":" + std::to_string(e.location().line());
+  if (e.location().line() > 0) {
+    at += ":" + std::to_string(e.location().line()) + ":" + std::to_string(e.location().column());
+  }
   std::string text = e.what();
   // The message is several lines (toml11 draws the offending line); keep it whole.
   config_error(at, "TOML syntax error:\n" + text);
@@ -64,19 +74,19 @@ void read_one(const Value& profiles, const std::string& name, const std::string&
     std::string message = "no profile '" + name + "'";
     const std::string near = nearest(name, out.profiles);
     if (!near.empty()) message += " (did you mean '" + near + "'?)";
-    config_error(where(profiles, path), message);
+    config_error(where_exact(profiles, path), message);
   }
   for (const auto& c : chain) {
-    if (c == name) config_error(where(it->second, path), "profile '" + name + "' extends itself (cycle)");
+    if (c == name) config_error(where_exact(it->second, path), "profile '" + name + "' extends itself (cycle)");
   }
   chain.push_back(name);
   const Value& prof = it->second;
-  if (!prof.is_table()) config_error(where(prof, path), "[profile." + name + "] must be a table");
+  if (!prof.is_table()) config_error(where_exact(prof, path), "[profile." + name + "] must be a table");
 
   // A base profile first, so that this profile's own keys override it.
   if (prof.contains("extends")) {
     const Value& base = prof.at("extends");
-    if (!base.is_string()) config_error(where(base, path), "'extends' must be a profile name (string)");
+    if (!base.is_string()) config_error(where_exact(base, path), "'extends' must be a profile name (string)");
     read_one(profiles, base.as_string().str, path, out, chain, warnings);
   }
 
@@ -88,9 +98,10 @@ void read_one(const Value& profiles, const std::string& name, const std::string&
   }();
   for (const auto& [key, value] : prof.as_table()) {
     if (key == "extends") continue;
-    const std::string at = where(value, path);
+    const std::string at = where(value, path);          // origin in the report
+    const std::string at_exact = where_exact(value, path);  // errors
     if (key == "raw") {
-      if (!value.is_table()) config_error(at, "[profile." + name + ".raw] must be a table of MPI-IO/PnetCDF keys");
+      if (!value.is_table()) config_error(at_exact, "[profile." + name + ".raw] must be a table of MPI-IO/PnetCDF keys");
       for (const auto& [rk, rv] : value.as_table()) {
         out.raw[rk] = Asked{scalar_text(rv, rk, path), where(rv, path)};
       }
@@ -109,7 +120,7 @@ void read_one(const Value& profiles, const std::string& name, const std::string&
     try {
       out.settings[key] = Asked{canonical_value(*spec, text), at};
     } catch (const std::invalid_argument& e) {
-      config_error(at, "'" + key + "': " + e.what());
+      config_error(at_exact, "'" + key + "': " + e.what());
     }
   }
   chain.pop_back();

@@ -2,6 +2,7 @@
 // LLVMFuzzerTestOneInput once on every file named on the command line (directories: every file
 // in them), so that the seed corpus and every input that once found a bug are replayed by the
 // ordinary test suite. Exit 0 when all inputs ran; a bug aborts or is a sanitizer report.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>

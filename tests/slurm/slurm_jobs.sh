@@ -295,25 +295,36 @@ do_bench() {
   use_cluster
   new_rundir bench
   OUT=$RUN/scratch
-  NWPIO_ROOT=$SRC NWPIO_BIN=$BUILD/bin MPIIO=ompio LAUNCHER=mpirun \
-    OUTPUT_DIR=$OUT WORKLOAD=wrf REPEAT=1 BENCH_ARGS="--e-we 41 --e-sn 33 --e-vert 9" \
+  # a few methods on a small grid (the WRF-style path alone takes ~20 s here)
+  local methods=nwpio-io11,nwpio-io2,ceiling
+  NWPIO_ROOT=$SRC NWPIO_BIN=$BUILD/bin MPIIO=ompio LAUNCHER=mpirun OUTPUT_DIR=$OUT WORKLOAD=wrf REPEAT=1 \
+    BENCH_ARGS="--e-we 41 --e-sn 33 --e-vert 9 --methods $methods --verify" \
     submit "$SRC/slurm/bench.sbatch"
   expect_completed
   local json=$RUN/bench-$JOBID.json
   [[ -s $json ]] || fail "no $json"
   command -v python3 >/dev/null || fail "python3 missing (needed to read the JSON)"
-  python3 - "$json" <<'EOF' || fail "$json is not a result file"
+  python3 - "$json" "$methods" "$NTASKS" wrf OMPIO "$(realpath "$SRC/configs/hints/local.toml")" default <<'EOF' ||
 import json, sys
-doc = json.load(open(sys.argv[1]))
+path, methods, ranks, workload, layer, hints_file, profile = sys.argv[1:]
+doc = json.load(open(path))
 res = doc["results"]
-methods = {r["method"] for r in res}
-# issue 7's method names: nwpio's own path and the ceiling are always measured
-missing = {"nwpio-io11", "ceiling"} - methods
-assert not missing, f"methods {sorted(missing)} missing from {sorted(methods)}"
+got = sorted(r["method"] for r in res)
+assert got == sorted(methods.split(",")), f"methods {got}, asked for {methods}"
 for r in res:
     assert r["bytes"] > 0 and r["seconds_median"] > 0 and r["mb_per_s"] > 0, r
+    # --verify: the benchmark read its files back (netCDF-C) before removing them
+    assert r.get("verify_ok", True) is not False, f'{r["method"]}: {r.get("verify")}'
+# the job's settings arrived: rank count, workload, MPI-IO layer, hint profile
+cfg = doc["config"]
+assert cfg["ranks"] == int(ranks), f"config.ranks {cfg['ranks']}, job had {ranks} tasks"
+assert cfg["workload"] == workload, cfg["workload"]
+assert cfg["mpiio"].get("io_layer") == layer, f"config.mpiio {cfg['mpiio']}, expected io_layer {layer}"
+prof = cfg["hint_profile"]["profile"]
+assert (prof.get("file"), prof.get("name")) == (hints_file, profile), f"config.hint_profile.profile {prof}"
 print("    bench JSON:", ", ".join(f'{r["method"]} {r["mb_per_s"]:.0f} MB/s' for r in res))
 EOF
+    fail "$json does not hold what the job ran"
   if [[ -d $OUT ]] && find "$OUT" -type f \( -name 'wrfout_*' -o -name '*.nc' \) | grep -q .; then validate_files "$OUT"; fi
   say "bench job passed ($(elapsed))"
 }

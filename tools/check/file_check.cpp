@@ -75,7 +75,7 @@ long long expected_size(const std::string& path, std::string& why) {
   ncmpi_inq_unlimdim(ncid, &unlimdim);
   if (unlimdim >= 0) ncmpi_inq_dimlen(ncid, unlimdim, &numrecs);
   end = extent;
-  MPI_Offset first_record_begin = -1;
+  MPI_Offset first_record_begin = -1, last_record_var = -1, last_record_var_bytes = 0;
   for (int v = 0; v < nvars; ++v) {
     MPI_Offset offset = 0;
     int ndims = 0;
@@ -83,22 +83,27 @@ long long expected_size(const std::string& path, std::string& why) {
     nc_type type;
     ncmpi_inq_varoffset(ncid, v, &offset);
     ncmpi_inq_var(ncid, v, nullptr, &type, &ndims, dims, nullptr);
-    bool record = ndims > 0 && dims[0] == unlimdim;
-    if (record) {
-      if (first_record_begin < 0 || offset < first_record_begin) first_record_begin = offset;
-      continue;
-    }
-    MPI_Offset bytes = type_size(type);
-    for (int d = 0; d < ndims; ++d) {
+    const bool record = ndims > 0 && dims[0] == unlimdim;
+    MPI_Offset bytes = type_size(type);  // one record's worth for a record variable, unpadded
+    for (int d = record ? 1 : 0; d < ndims; ++d) {
       MPI_Offset len = 0;
       ncmpi_inq_dimlen(ncid, dims[d], &len);
       bytes *= len;
     }
+    if (record) {
+      if (first_record_begin < 0 || offset < first_record_begin) first_record_begin = offset;
+      if (offset > last_record_var) {
+        last_record_var = offset;
+        last_record_var_bytes = bytes;
+      }
+      continue;
+    }
     if (offset + bytes > end) end = offset + bytes;
   }
   if (first_record_begin >= 0 && numrecs > 0) {
-    // The last record may end short of recsize by the padding of its last variable; allow it.
-    MPI_Offset records_end = first_record_begin + numrecs * recsize;
+    // The last record ends with its last variable's own bytes: recsize includes that
+    // variable's padding to 4 bytes, which the writer of the last record need not write.
+    const MPI_Offset records_end = last_record_var + (numrecs - 1) * recsize + last_record_var_bytes;
     if (records_end > end) end = records_end;
   }
   ncmpi_close(ncid);

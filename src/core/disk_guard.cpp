@@ -1,0 +1,95 @@
+#include "core/disk_guard.hpp"
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "nwpio/error.hpp"
+#include "util/mpi_call.hpp"
+
+namespace nwpio::detail {
+
+std::int64_t FileExtent::end_after(std::int64_t records) const noexcept {
+  if (!known) return 0;
+  if (records <= 0 || last_record_var < 0) return fixed_end;
+  return std::max(fixed_end, last_record_var + (records - 1) * record_size + last_record_var_bytes);
+}
+
+FileExtent share_file_extent(const FileLayout& layout, const LayoutFacts& facts, MPI_Comm comm) {
+  std::int64_t v[5] = {0, 0, -1, 0, 0};  // known, fixed_end, last_record_var, record_size, last bytes
+  int rank = 0;
+  mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  const bool classic = layout.format == FileFormat::Cdf2 || layout.format == FileFormat::Cdf5;
+  if (rank == 0 && facts.known && classic) {
+    v[0] = 1;
+    v[1] = facts.header_extent;
+    int record_vars = 0;
+    for (const FileLayout::Var& var : layout.vars) record_vars += var.record ? 1 : 0;
+    for (const FileLayout::Var& var : layout.vars) {
+      const auto it = facts.var_offsets.find(var.name);
+      if (it == facts.var_offsets.end()) {
+        v[0] = 0;  // an offset is missing: do not guess
+        break;
+      }
+      std::int64_t bytes = static_cast<std::int64_t>(size_of(var.type));
+      for (std::size_t d = var.record ? 1 : 0; d < var.dims.size(); ++d) {
+        bytes *= layout.dims[static_cast<std::size_t>(var.dims[d])].length;
+      }
+      if (!var.record) {
+        v[1] = std::max(v[1], it->second + bytes);
+        continue;
+      }
+      // netCDF classic: each record variable's slab is padded to 4 bytes, unless it is the only one.
+      v[3] += record_vars > 1 ? (bytes + 3) / 4 * 4 : bytes;
+      if (it->second > v[2]) {
+        v[2] = it->second;
+        v[4] = bytes;
+      }
+    }
+  }
+  mpi_check(MPI_Bcast(v, 5, MPI_INT64_T, 0, comm), "MPI_Bcast(file extent)");
+  FileExtent e;
+  e.known = v[0] == 1;
+  e.fixed_end = v[1];
+  e.last_record_var = v[2];
+  e.record_size = v[3];
+  e.last_record_var_bytes = v[4];
+  return e;
+}
+
+void check_file_size_limit(const std::string& path, std::int64_t end) {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return;
+  if (static_cast<std::uint64_t>(end) <= static_cast<std::uint64_t>(limit.rlim_cur)) return;
+  throw Error(ErrorKind::Io, path + ": " + std::strerror(EFBIG) + ": the file would reach " + std::to_string(end) +
+                                 " bytes, over this process's file-size limit of " +
+                                 std::to_string(static_cast<std::uint64_t>(limit.rlim_cur)) + " bytes (ulimit -f)");
+}
+
+void reserve_space(const std::string& path, std::int64_t end) {
+  const int fd = ::open(path.c_str(), O_WRONLY);
+  if (fd < 0) throw Error(ErrorKind::Io, path + ": " + std::strerror(errno) + " (opening it to reserve disk space)");
+  const int rc = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end));
+  const int err = errno;
+  ::close(fd);
+  if (rc == 0 || err == EOPNOTSUPP || err == ENOSYS || err == EINVAL) return;
+  throw Error(ErrorKind::Io, path + ": " + std::strerror(err) + " (reserving " + std::to_string(end) +
+                                 " bytes for the file before writing the frame)");
+}
+
+void check_complete_size(const std::string& path, std::int64_t end) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw Error(ErrorKind::Io, path + ": " + std::strerror(errno));
+  if (st.st_size >= end) return;
+  throw Error(ErrorKind::Io, path + " is " + std::to_string(static_cast<std::int64_t>(st.st_size)) +
+                                 " bytes, its header promises " + std::to_string(end) +
+                                 ": data were lost on the way to the disk (a write error the MPI-IO layer did "
+                                 "not report); the file keeps its temporary name");
+}
+
+}  // namespace nwpio::detail

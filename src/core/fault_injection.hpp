@@ -1,0 +1,39 @@
+// Test-only fault injection for the Writer (issue 8: collective agreement tests). A test arms a
+// fault for one phase and one rank; when that rank of the Writer's communicator reaches the
+// phase, the Writer throws Error(kind, "injected fault at <phase> on rank <r>") exactly where a
+// real local failure of that phase would surface, and the fault disarms itself. The other ranks
+// go on as in a real failure, so the test sees what a real one-rank failure does.
+//
+// Not a public header, never read from the environment, never consulted by a backend: only the
+// Writer calls check_fault(), and only tests (which see src/ on their include path) arm faults.
+// Each MPI process holds its own table; a test arms the same fault on every rank and only the
+// named rank fails. When nothing is armed, check_fault() costs one relaxed atomic load.
+#pragma once
+
+#include <string_view>
+
+#include "nwpio/error.hpp"
+
+namespace nwpio::detail {
+
+enum class FaultPhase {
+  Open,      // begin_frame, opening a new file: the local checks before the create
+  Define,    // begin_frame: the collective create/define returned, then this rank fails
+  Put,       // put(): a local failure, raised by end_frame on every rank
+  EndFrame,  // end_frame: after packing/exchange, before the collective write (the rank then
+             // joins the write with zero requests)
+  Close,     // closing a file (end_frame of a full file, or close()): the collective close
+             // returned, then this rank fails -- the file must not take its final name
+};
+inline constexpr int kFaultPhaseCount = 5;
+
+std::string_view to_string(FaultPhase phase) noexcept;
+
+// Arms a fault: the next time rank `rank` reaches `phase`, the Writer throws there (once).
+void inject_fault(FaultPhase phase, int rank, ErrorKind kind = ErrorKind::Io) noexcept;
+// Disarms every fault.
+void clear_faults() noexcept;
+// The Writer's hook: throws the armed fault if `rank` is the one armed for `phase`.
+void check_fault(FaultPhase phase, int rank);
+
+}  // namespace nwpio::detail

@@ -1,0 +1,135 @@
+// Helpers of the reliability MPI tests: same-error-everywhere checks, fresh scratch
+// directories, file names by frame, and "is this file complete and exact" (nwpio-check's
+// verdict, ncvalidator, every value through netCDF-C via tests/mpi_writer/test_model).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <netcdf.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "file_check.hpp"
+#include "nwpio/error.hpp"
+#include "nwpio/writer.hpp"
+#include "nwpio/wrf_date.hpp"
+#include "scratch.hpp"
+#include "test_model.hpp"
+
+namespace nwpio::test::rel {
+
+inline MPI_Comm world() { return MPI_COMM_WORLD; }
+inline int my_rank() {
+  int r = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &r);
+  return r;
+}
+inline int nranks() {
+  int s = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &s);
+  return s;
+}
+
+// Runs `step` on every rank; it must throw nwpio::Error on every rank with the same kind and
+// text. Returns that error (or nullopt after a gtest failure when nothing was thrown).
+inline std::optional<Error> expect_same_error(const std::function<void()>& step) {
+  std::string text = "no error";
+  ErrorKind kind = ErrorKind::Internal;
+  bool threw = false;
+  try {
+    step();
+  } catch (const Error& e) {
+    threw = true;
+    text = e.what();
+    kind = e.kind();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected nwpio::Error, got std::exception: " << e.what();
+  }
+  int all_threw = 0, mine = threw ? 1 : 0;
+  MPI_Allreduce(&mine, &all_threw, 1, MPI_INT, MPI_MIN, world());
+  EXPECT_TRUE(threw) << "expected an nwpio::Error on rank " << my_rank();
+  EXPECT_TRUE(same_on_all_ranks(world(), std::string(to_string(kind)) + ": " + text))
+      << "rank " << my_rank() << " got: " << text;
+  if (all_threw == 0) return std::nullopt;
+  return Error(kind, text);
+}
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+inline std::string fresh_dir(const std::string& name) {
+  const std::string dir = scratch_dir("rel_" + name);
+  if (my_rank() == 0) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+    std::filesystem::create_directories(dir);
+  }
+  MPI_Barrier(world());
+  return dir;
+}
+
+inline OutputOptions options_for(const std::string& dir) {
+  OutputOptions o;
+  o.output_dir = dir;
+  o.print_timing = false;
+  o.hints.log_report = false;
+  return o;
+}
+
+inline std::string date_at(int t) { return wrf::add_seconds("2019-06-01_00:00:00", 3600 * t); }
+inline std::string file_at(const std::string& dir, int t) {
+  std::string d = date_at(t);
+  for (char& c : d) c = c == ':' ? '_' : c;
+  return dir + "/wrfout_d01_" + d;
+}
+inline std::string temp_of(const std::string& path) { return path + ".nwpio-tmp"; }
+
+inline void put_all(Writer& w, const Model& m) {
+  m.put_all([&](const std::string& n, const void* p, DataType t) { w.put(n, p, t); });
+}
+
+// Writes frame t completely (fill, begin, put all, end).
+inline void write_frame(Writer& w, Model& m, int t) {
+  m.fill(t);
+  w.begin_frame(date_at(t));
+  put_all(w, m);
+  w.end_frame();
+}
+
+// Rank 0: `path` is a complete, exact file holding `frames` (global frame numbers): nwpio-check
+// says OK, ncvalidator passes, every value and attribute reads back through netCDF-C.
+inline void expect_complete(const std::string& path, const std::vector<int>& frames, const Model& m,
+                            const ModelShape& shape) {
+  if (my_rank() != 0) return;
+  const auto verdict = check::check_file(path);
+  EXPECT_EQ(verdict.verdict, check::Verdict::Ok) << verdict.line;
+  EXPECT_TRUE(ncvalidator_ok(path)) << path;
+  std::vector<std::string> dates;
+  for (int t : frames) dates.push_back(date_at(t));
+  check_file({path, frames, dates}, m.schema(), shape, NC_FORMAT_64BIT_OFFSET);
+}
+
+// Rank 0: every file in `dir` under a final name (not *.nwpio-tmp) is complete by nwpio-check.
+// This is the atomic-commit invariant: whatever failed, nothing incomplete has a final name.
+// `foreign`: files the test put there itself (not nwpio's), left out.
+inline void expect_no_incomplete_final_file(const std::string& dir, const std::vector<std::string>& foreign = {}) {
+  if (my_rank() != 0) return;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    const std::string p = e.path().string();
+    if (std::find(foreign.begin(), foreign.end(), p) != foreign.end()) continue;
+    const auto verdict = check::check_file(p);
+    if (p.ends_with(".nwpio-tmp")) {
+      EXPECT_EQ(verdict.verdict, check::Verdict::Temporary) << verdict.line;
+    } else {
+      EXPECT_EQ(verdict.verdict, check::Verdict::Ok) << verdict.line;
+      EXPECT_TRUE(ncvalidator_ok(p)) << p;
+    }
+  }
+}
+
+}  // namespace nwpio::test::rel

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Source this before running ctest in the sanitizer build tree (tests/sanitizers/run_ctest.sh
+# does): the options every test process, and every MPI rank mpiexec starts (Open MPI hands the
+# environment on to its ranks), runs with.
+#   halt_on_error=1      the first report ends the process with an error: a test cannot pass
+#                        with a report in its log
+#   print_stacktrace=1   UBSan prints where (ASan always does)
+#   detect_leaks=1       LeakSanitizer at exit, with the suppressions of lsan.supp
+#   abort_on_error=0     exit with exitcode (not SIGABRT): mpiexec then ends the other ranks
+#                        promptly and reports the failing rank, no core dumps
+#   detect_odr_violation=0  Open MPI's libmpi and its mca_* plug-ins define the same globals;
+#                        ASan would report that at MPI_Init (not nwpio code)
+_nwpio_san_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=0:print_stacktrace=1:detect_leaks=1:detect_odr_violation=0:suppressions=$_nwpio_san_dir/asan.supp"
+export LSAN_OPTIONS="suppressions=$_nwpio_san_dir/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$_nwpio_san_dir/ubsan.supp"
+unset _nwpio_san_dir
