@@ -28,8 +28,12 @@ struct BenchOptions {
   std::vector<std::string> hints;   // --hint key=value (API-level overrides, every method)
 };
 
-// All method names, in the order they are reported.
+// The methods every run measures by default, in the order they are reported.
 const std::vector<std::string>& all_method_names();
+// Methods measured only when named in --methods (the former nwpio-gather-bench's extra modes):
+// nwpio-io11-direct-datatype (direct, ReorderMode::Datatype), reorder-pack and
+// reorder-datatype (the reorder alone, no file).
+const std::vector<std::string>& extra_method_names();
 
 // Parses on every rank (identical argv); prints help/errors on rank 0. Returns nullopt with
 // `exit_code` set when the program should stop (help, bad option).

@@ -21,8 +21,8 @@ constexpr const char* kStartDate = "2019-06-01_00:00:00";
 
 class WriterMethod final : public Method {
  public:
-  WriterMethod(std::string name, IoForm io_form, GatherMode gather)
-      : name_(std::move(name)), io_form_(io_form), gather_(gather) {}
+  WriterMethod(std::string name, IoForm io_form, GatherMode gather, ReorderMode reorder = ReorderMode::Auto)
+      : name_(std::move(name)), io_form_(io_form), gather_(gather), reorder_(reorder) {}
 
   std::string name() const override { return name_; }
   bool writes_netcdf() const override { return io_form_ != IoForm::Null; }
@@ -32,6 +32,7 @@ class WriterMethod final : public Method {
     o.output_dir = ctx.dir;
     o.io_form = io_form_;
     o.gather = gather_;
+    o.reorder = reorder_;
     o.frames_per_file = 1;
     o.use_netcdf_classic = true;  // io_form 2: CDF-2, the same bytes as the other methods
     o.start_date = kStartDate;
@@ -86,6 +87,7 @@ class WriterMethod final : public Method {
   std::string name_;
   IoForm io_form_;
   GatherMode gather_;
+  ReorderMode reorder_;
   std::unique_ptr<Writer> writer_;
   std::string timed_date_;
 };
@@ -96,6 +98,9 @@ std::unique_ptr<Method> make_writer_method(const std::string& name) {
   if (name == "nwpio-io11") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Auto);
   if (name == "nwpio-io11-rearrange") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Rearrange);
   if (name == "nwpio-io11-direct") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Direct);
+  if (name == "nwpio-io11-direct-datatype") {
+    return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Direct, ReorderMode::Datatype);
+  }
   if (name == "nwpio-io2") return std::make_unique<WriterMethod>(name, IoForm::NetcdfSerial, GatherMode::Auto);
   if (name == "null") return std::make_unique<WriterMethod>(name, IoForm::Null, GatherMode::Auto);
   return nullptr;

@@ -93,7 +93,7 @@ void print_table(const std::vector<CaseResult>& results, const Environment& env,
     std::printf("\n%s: grid %d x %d x %d (staggered), %d x %d ranks, %zu variables, frame %.1f MB\n", c.label.c_str(), c.e_we,
                 c.e_sn, c.e_vert, c.nproc_x, c.nproc_y, c.schema.variables().size() + 1,
                 static_cast<double>(c.frame_bytes) / 1e6);
-    std::printf("%-21s %12s %9s %19s %9s %9s %10s %12s\n", "method", "bytes", "median s", "min-max s", "MB/s", "x ceiling",
+    std::printf("%-27s %12s %9s %19s %9s %9s %10s %12s\n", "method", "bytes", "median s", "min-max s", "MB/s", "x ceiling",
                 "x wrf-style", "peak RSS MB");
     for (const MethodResult& m : cr.methods) {
       const auto rc = ratio(cr, "ceiling", m), rw = ratio(cr, "wrf-style", m);
@@ -101,7 +101,7 @@ void print_table(const std::vector<CaseResult>& results, const Environment& env,
       if (rc) std::snprintf(rcs, sizeof rcs, "%.2f", *rc);
       if (rw) std::snprintf(rws, sizeof rws, "%.2f", *rw);
       std::snprintf(range, sizeof range, "%.4f-%.4f", m.min, m.max);
-      std::printf("%-21s %12lld %9.4f %19s %9.1f %9s %10s %12.1f%s\n", m.method.c_str(), static_cast<long long>(m.bytes),
+      std::printf("%-27s %12lld %9.4f %19s %9.1f %9s %10s %12.1f%s\n", m.method.c_str(), static_cast<long long>(m.bytes),
                   m.median, range, mb_per_s(m), rcs, rws, static_cast<double>(max_of(m.peak_rss_per_rank)) / 1e6,
                   m.verify_ok ? "" : "  VERIFY FAILED");
     }

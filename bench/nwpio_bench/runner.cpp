@@ -23,6 +23,7 @@ namespace nwpio::bench {
 std::unique_ptr<Method> make_writer_method(const std::string& name);
 std::unique_ptr<Method> make_wrf_style_method();
 std::unique_ptr<Method> make_raw_method(bool swap);
+std::unique_ptr<Method> make_reorder_method(bool datatype);
 
 namespace {
 
@@ -33,6 +34,8 @@ std::unique_ptr<Method> make_method(const std::string& name) {
   if (name == "wrf-style") return make_wrf_style_method();
   if (name == "ceiling") return make_raw_method(false);
   if (name == "netcdf-floor") return make_raw_method(true);
+  if (name == "reorder-pack") return make_reorder_method(false);
+  if (name == "reorder-datatype") return make_reorder_method(true);
   throw Error(ErrorKind::InvalidArgument, "unknown method " + name);
 }
 

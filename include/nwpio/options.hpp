@@ -47,7 +47,9 @@ struct OutputOptions {
 
   // --- output timing (WRF's history_* settings, in seconds) -------------------
   std::string start_date;                  // simulation start, YYYY-MM-DD_HH:MM:SS
-  std::int64_t history_interval_seconds = 0;  // 0: stream off (no file, a log line)
+  // 0: stream off (no file, a log line), as WRF's history_interval = 0; the default -1 means
+  // "not set" (a program that does not read a namelist): every date is due.
+  std::int64_t history_interval_seconds = -1;
   std::int64_t history_begin_seconds = 0;     // first output this long after start
 
   // --- variables ---------------------------------------------------------------

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <span>
 #include <string>
@@ -60,6 +61,7 @@ struct LayoutFacts {
   std::int64_t header_size = 0;    // bytes used by the header
   std::int64_t header_extent = 0;  // bytes reserved for the header (offset of the first variable)
   std::map<std::string, std::int64_t> var_offsets;  // begin of each variable
+  std::set<std::string> record_vars;                // which of them are record variables
 };
 
 class Backend {

@@ -1,10 +1,12 @@
 // L1: the backend factory, by io_form. A backend not compiled in is a clear error, never a
-// silent substitute (the fallback to io_form 2, when asked for, is decided here too).
+// silent substitute; the fallback to io_form 2, when asked for, was already decided by
+// resolve_io_form (the Writer resolves io_form once, so the fallback line is printed once).
 #include <string>
 
 #include "backend/backend.hpp"
 #include "backend/netcdf/netcdf_serial_backend.hpp"
 #include "backend/null_backend.hpp"
+#include "backend/select_io_form.hpp"
 #include "nwpio/error.hpp"
 #ifdef NWPIO_HAVE_PNETCDF
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
@@ -12,16 +14,6 @@
 
 namespace nwpio::detail {
 
-namespace {
-
-constexpr const char* kSupported =
-#ifdef NWPIO_HAVE_PNETCDF
-    "0 (null, no file), 2 (serial netCDF), 11 (PnetCDF)";
-#else
-    "0 (null, no file), 2 (serial netCDF); 11 (PnetCDF) is not in this build";
-#endif
-
-}  // namespace
 
 std::unique_ptr<Backend> make_backend(const OutputOptions& options, MPI_Comm comm) {
   switch (options.io_form) {
@@ -36,7 +28,7 @@ std::unique_ptr<Backend> make_backend(const OutputOptions& options, MPI_Comm com
     case IoForm::Null: return make_null_backend();
   }
   throw Error(ErrorKind::Unsupported, "io_form " + std::to_string(static_cast<int>(options.io_form)) +
-                                          " is not supported; supported: " + kSupported);
+                                          " is not supported; supported: " + supported_io_forms(built_with_pnetcdf()));
 }
 
 }  // namespace nwpio::detail

@@ -226,8 +226,10 @@ int nwpio_output_due(const nwpio_stream* stream, const char* date, int* due) {
     const nwpio_stream& s = capi::stream_ref(stream);
     if (due == nullptr) throw Error(ErrorKind::InvalidArgument, "due is NULL");
     const std::string d = capi::checked_date(date);
-    // Before the first frame the Writer does not exist yet; the clock is the one it will use.
-    bool yes = s.writer ? s.writer->output_due(d) : detail::OutputClock(s.options).due(d);
+    // One clock per stream, made at the first question (before the Writer exists): a clock
+    // without a start_date takes the first date it is asked about as the start.
+    if (!s.clock) s.clock.emplace(s.options);
+    bool yes = s.clock->due(d);
     *due = yes ? 1 : 0;
   });
 }

@@ -34,6 +34,9 @@ struct nwpio_stream {
   // Copies of the scalars written in the current frame (a Fortran scalar may be an expression
   // whose temporary dies at return); a deque keeps their addresses stable until end_frame.
   std::deque<std::array<std::byte, 8>> scalars;
+  // The stream's output clock (nwpio_output_due), made at the first question; mutable because
+  // asking is logically const but a clock without start_date remembers the first date.
+  mutable std::optional<nwpio::detail::OutputClock> clock;
 };
 
 namespace nwpio::capi {

@@ -36,17 +36,6 @@ struct HintSession::Impl {
 
 namespace {
 
-// Record-variable names, when the backend's LayoutFacts carries them (a later extension of
-// the contract); compiled either way.
-template <class Facts>
-std::optional<std::set<std::string>> record_vars_of(const Facts& f) {
-  if constexpr (requires { f.record_vars; }) {
-    return std::set<std::string>(f.record_vars.begin(), f.record_vars.end());
-  } else {
-    return std::nullopt;
-  }
-}
-
 // Warnings go to stderr once per process, not at every file open.
 void warn_once(const std::vector<std::string>& warnings) {
   static std::mutex m;
@@ -73,7 +62,7 @@ std::string pack(const std::vector<Entry>& entries) {
 }  // namespace
 
 HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
-                                 std::int64_t expected_file_bytes) {
+                                 std::int64_t expected_file_bytes, bool contiguous_writers) {
   HintSession s;
   mpi_check(MPI_Comm_rank(comm, &s.impl_->rank), "MPI_Comm_rank");
   s.impl_->log = options.log_report;
@@ -82,7 +71,7 @@ HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI
     if (s.impl_->rank != 0) return;
     Impl& im = *s.impl_;
     im.resolved = merge_levels(options, Environment::from_process());
-    derive(im.resolved, expected_file_bytes);
+    derive(im.resolved, expected_file_bytes, contiguous_writers);
     im.io = detect_mpiio();
     im.entries = translate(im.resolved, im.io);
     if (io_form != IoForm::Pnetcdf) {
@@ -133,7 +122,8 @@ std::string HintSession::verify_and_report(const std::string& file, const Layout
   if (im.entries.empty()) return "{}";  // a default-constructed session: nothing resolved
   std::vector<Entry> entries = im.entries;
   const FileFacts ff = probe_file(file);
-  auto records = im.record_vars ? im.record_vars : record_vars_of(facts);
+  auto records = im.record_vars;
+  if (!records && facts.known) records = facts.record_vars;
   verify(entries, im.io, ff, facts, records);
   std::string json = report_json(file, im.resolved, im.io, entries, ff, facts);
   if (im.log) std::fprintf(stderr, "%s\n", report_text(json).c_str());

@@ -24,8 +24,10 @@ class HintSession {
   // broadcast so that every rank passes identical values (ROMIO requires it). Every rank
   // throws the same Error(Config / Io) for a bad profile or value.
   // `expected_file_bytes` lets derived defaults pick a stripe count by file size class.
+  // `contiguous_writers`: the frame is rearranged into contiguous slabs per writer (derived
+  // default collective_write = false).
   static HintSession resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
-                             std::int64_t expected_file_bytes);
+                             std::int64_t expected_file_bytes, bool contiguous_writers = false);
   HintSession();
   ~HintSession();
   HintSession(HintSession&&) noexcept;

@@ -29,7 +29,7 @@ std::map<std::string, Asked> builtin_defaults() {
   return {
       {"stripe_count", {"default", o}},       {"stripe_size", {"default", o}},
       {"aggregators", {"auto", o}},           {"cb_buffer_size", {"auto", o}},
-      {"collective_write", {"default", o}},   {"data_sieving_write", {"auto", o}},
+      {"collective_write", {"auto", o}},   {"data_sieving_write", {"auto", o}},
       {"no_indep_rw", {"default", o}},        {"lustre_ds_in_coll", {"default", o}},
       {"lustre_lockahead", {"default", o}},   {"header_align", {"auto", o}},
       {"var_align", {"default", o}},          {"record_align", {"default", o}},
@@ -117,7 +117,7 @@ int stripe_count_for_size(std::int64_t bytes) {
   return 72;
 }
 
-void derive(Resolved& r, std::int64_t expected_file_bytes) {
+void derive(Resolved& r, std::int64_t expected_file_bytes, bool contiguous_writers) {
   r.expected_file_bytes = expected_file_bytes;
   auto& s = r.settings;
   auto fix = [&](const std::string& name, const std::string& value, const std::string& rule) {
@@ -157,6 +157,15 @@ void derive(Resolved& r, std::int64_t expected_file_bytes) {
   if (s["header_align"].asked == "auto") {
     if (size_known) fix("header_align", s["stripe_size"].value, "= stripe_size (data starts on a stripe)");
     else fix("header_align", "default", "= stripe_size, which is not set: PnetCDF default");
+  }
+  if (s["collective_write"].asked == "auto") {
+    if (contiguous_writers) {
+      fix("collective_write", "false",
+          "frame rearranged into contiguous slabs: two-phase buffering would only copy them again "
+          "(measured, docs/ARCHITECTURE.md)");
+    } else {
+      fix("collective_write", "default", "patches go straight to MPI-IO: implementation default");
+    }
   }
   if (s["data_sieving_write"].asked == "auto") {
     fix("data_sieving_write", "false", "no data sieving on writes (read-modify-write under file locks)");

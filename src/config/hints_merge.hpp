@@ -52,7 +52,9 @@ std::map<std::string, Asked> builtin_defaults();
 Resolved merge_levels(const HintOptions& options, const Environment& env);
 
 // Replaces every "auto" by its rule's value (or "default" when the rule has nothing to go on).
-void derive(Resolved& resolved, std::int64_t expected_file_bytes);
+// contiguous_writers: every writer rank holds one contiguous piece of each variable (the
+// Writer's rearranged frames), so two-phase collective buffering is derived off.
+void derive(Resolved& resolved, std::int64_t expected_file_bytes, bool contiguous_writers = false);
 
 // Stripe count for a shared file of this size (NERSC's classes; see docs/HINTS.md).
 int stripe_count_for_size(std::int64_t bytes);

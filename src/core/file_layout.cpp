@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 
+#include "backend/netcdf/netcdf_serial_backend.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 
@@ -108,7 +109,8 @@ void set_file_boxes(FieldGeometry& g, const VarSpec& spec, const Decomposition& 
 StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, const OutputOptions& options) {
   StreamLayout out;
   FileLayout& file = out.file;
-  file.format = options.format;
+  // io_form 2 picks its format from use_netcdf_classic; io_form 11 from options.format.
+  file.format = options.io_form == IoForm::NetcdfSerial ? serial_file_format(options) : options.format;
   file.header_reserve_bytes = options.header_reserve_bytes;
   file.global_attributes = schema.global_attributes();
   const auto grid = grid_dimensions(d.domain());
@@ -202,7 +204,8 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
     }
     out.fields.push_back(std::move(g));
   }
-  if (need_cdf5 && file.format == FileFormat::Cdf2) {
+  // (io_form 2 does not switch: its backend names the format that works when CDF-2 refuses.)
+  if (need_cdf5 && file.format == FileFormat::Cdf2 && options.io_form != IoForm::NetcdfSerial) {
     file.format = FileFormat::Cdf5;
     out.format_note = "nwpio: " + cdf5_reason + ": writing CDF-5 (64-bit data) instead of CDF-2";
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/fault_injection.hpp"
 #include "core/writer_impl.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "util/agree.hpp"
@@ -67,6 +68,11 @@ void Writer::Impl::put(std::string_view name_in, const void* data, DataType type
     pending.push_back(e);
     throw e;
   };
+  try {
+    detail::check_fault(detail::FaultPhase::Put, rank);  // tests: a local failure in put()
+  } catch (const Error& e) {
+    fail(e.kind(), e.what());
+  }
   if (removed.count(name)) return;
   if (!frame.open) fail(ErrorKind::State, "put(" + name + "): no frame is open; call begin_frame() first");
   const auto it = index_of.find(name);
@@ -107,6 +113,13 @@ void Writer::Impl::end_frame() {
       if (n_missing > 0) {
         throw Error(ErrorKind::State, "end_frame(" + frame.date + "): variables not put: " + missing);
       }
+      // Room for this frame: a file-size limit or a full disk is an error with its reason now,
+      // before any byte of the frame is written (MPI-IO may not report it; see disk_guard.hpp).
+      if (extent.known && options.io_form != IoForm::Null) {
+        const std::int64_t end = extent.end_after(records + 1);
+        detail::check_file_size_limit(temp_path, end);
+        if (rank == 0) detail::reserve_space(temp_path, end);
+      }
     });
   } catch (const Error&) {
     pending.clear();
@@ -140,8 +153,12 @@ void Writer::Impl::end_frame() {
         }
       }
       plan.run_round(t, plan_data, record, requests, times);
+      detail::check_fault(detail::FaultPhase::EndFrame, rank);  // tests: fails here, joins the write empty
     } catch (const Error& e) {
       if (!local) local = e;
+      requests.clear();
+    } catch (const std::exception& e) {  // e.g. std::bad_alloc: this rank still joins the write
+      if (!local) local = Error(ErrorKind::Internal, std::string("end_frame: ") + e.what());
       requests.clear();
     }
     const double tw = MPI_Wtime();

@@ -2,8 +2,9 @@
 // after start_date)? Owned by the namelist work (issue 3); Writer::output_due() calls it.
 //
 // A date is due when  date - start = history_begin + n * history_interval  for some n >= 0.
-// history_interval 0 turns the stream off (enabled() is false, no date is due). Without a
-// start_date in the options, the first date asked about is taken as the start.
+// history_interval 0 turns the stream off (enabled() is false, no date is due); -1 (the
+// OutputOptions default, "not set") makes every date due. Without a start_date in the
+// options, the first date asked about is taken as the start.
 #pragma once
 
 #include <cstdint>
@@ -15,9 +16,12 @@
 
 namespace nwpio::detail {
 
+inline constexpr std::int64_t kIntervalNotSet = -1;
+
 class OutputClock {
  public:
-  // Throws Error(InvalidArgument) for a negative interval or begin, or a malformed start_date.
+  // Throws Error(InvalidArgument) for a negative interval (other than kIntervalNotSet) or
+  // begin, or a malformed start_date.
   explicit OutputClock(const OutputOptions& options);
   bool enabled() const noexcept;              // false when history_interval is 0
   bool due(std::string_view date) const;      // throws Error(InvalidArgument) for a malformed date

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "config/hint_session.hpp"
+#include "core/fault_injection.hpp"
 #include "core/filename.hpp"
 #include "core/writer_impl.hpp"
 #include "util/agree.hpp"
@@ -32,27 +33,70 @@ void sync_path(const std::string& path, int flags) {
   }
 }
 
+// Rank 0 creates the temporary file itself first, so that a directory that cannot take it
+// (missing, read-only, no permission, no inode left) is an error with the system's own reason;
+// PnetCDF maps these to its own codes ("NetCDF: Write to read only").
+void create_probe(const std::string& temp) {
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0) throw Error(ErrorKind::Io, "cannot create " + temp + ": " + std::strerror(errno));
+  ::close(fd);
+}
+
+// The final name, atomically: with noclobber an existing file there is never replaced, even one
+// that appeared while the file was written (renameat2 RENAME_NOREPLACE; link + unlink where the
+// file system lacks it).
+void commit_name(const std::string& temp, const std::string& path, bool noclobber) {
+  if (!noclobber) {
+    if (std::rename(temp.c_str(), path.c_str()) == 0) return;
+  } else if (::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0) {
+    return;
+  } else if (errno == EINVAL || errno == ENOSYS) {
+    if (::link(temp.c_str(), path.c_str()) == 0) {
+      ::unlink(temp.c_str());
+      return;
+    }
+  }
+  const int err = errno;
+  std::string text = "rename " + temp + " to " + path + ": " + std::strerror(err);
+  if (err == EEXIST) text += " (noclobber is set; the complete file stays at " + temp + ")";
+  throw Error(ErrorKind::Io, text);
+}
+
 }  // namespace
 
 void Writer::Impl::open_file(const std::string& date) {
   const std::string name = detail::file_name_for(options, date);
   const std::string path = (std::filesystem::path(options.output_dir) / name).string();
   const std::string temp = path + std::string(detail::kTemporarySuffix);
-  run_and_agree(comm, [&] {
-    if (rank == 0 && options.noclobber && std::filesystem::exists(path)) {
-      throw Error(ErrorKind::Io, "file " + path + " exists and noclobber is set");
-    }
-  });
+  bool probed = false;
+  try {
+    run_and_agree(comm, [&] {
+      detail::check_fault(detail::FaultPhase::Open, rank);
+      if (rank != 0 || options.io_form == IoForm::Null) return;
+      if (options.noclobber && std::filesystem::exists(path)) {
+        throw Error(ErrorKind::Io, "file " + path + " exists and noclobber is set");
+      }
+      create_probe(temp);
+      probed = true;
+    });
+  } catch (const Error&) {
+    if (probed) ::unlink(temp.c_str());
+    throw;
+  }
   const std::int64_t expected =
       layout.record_bytes * options.frames_per_file + layout.static_bytes + options.header_reserve_bytes;
-  // Writers holding contiguous slabs write them as they are: collective buffering off, unless
-  // the caller set it (measured in bench/gather, docs/ARCHITECTURE.md "Frame data path").
-  HintOptions hint_options = options.hints;
-  if (contiguous_slabs) hint_options.overrides.emplace("collective_write", "false");
+  // Writers holding contiguous slabs write them as they are: the hints derive collective
+  // buffering off unless a profile, the namelist, the API or NWPIO_HINTS set it (measured in
+  // bench/gather, docs/ARCHITECTURE.md "Frame data path").
   detail::HintSession hints;
-  run_and_agree(comm, [&] { hints = detail::HintSession::resolve(hint_options, options.io_form, comm, expected); });
+  run_and_agree(comm, [&] {
+    hints = detail::HintSession::resolve(options.hints, options.io_form, comm, expected, contiguous_slabs);
+  });
   try {
-    run_and_agree(comm, [&] { backend->create(temp, layout.file, hints.info()); });
+    run_and_agree(comm, [&] {
+      backend->create(temp, layout.file, hints.info());
+      detail::check_fault(detail::FaultPhase::Define, rank);  // tests: one rank fails after the create
+    });
   } catch (const Error&) {
     // Every rank agreed on the failure, so all join the close; nothing of the file stays.
     try {
@@ -71,28 +115,37 @@ void Writer::Impl::open_file(const std::string& date) {
   temp_path = temp;
   records = 0;
   const detail::LayoutFacts facts = rank == 0 ? backend->layout_facts() : detail::LayoutFacts{};
+  extent = detail::share_file_extent(layout.file, facts, comm);
   std::string report;
-  run_and_agree(comm, [&] { report = hints.verify_and_report(name, facts); });
+  run_and_agree(comm, [&] { report = hints.verify_and_report(temp, facts); });
   stats.attachments.emplace_back("hints:" + name, std::move(report));
 }
 
 double Writer::Impl::close_file() {
   const double t0 = MPI_Wtime();
+  const int written = records;
   file_open = false;
   records = 0;
   try {
-    run_and_agree(comm, [&] { backend->close(); });
+    run_and_agree(comm, [&] {
+      backend->close();
+      detail::check_fault(detail::FaultPhase::Close, rank);  // tests: one rank fails after the close
+    });
   } catch (const Error&) {
     broken = true;
     throw;
   }
   // Rank 0 commits: data on disk first (when asked), then the final name, then the directory.
+  // A file without a frame (its first frame failed) is no output: it is removed, not committed.
   run_and_agree(comm, [&] {
     if (rank != 0 || options.io_form == IoForm::Null) return;  // io_form 0 writes no file
-    if (options.fsync_before_rename) sync_path(temp_path, O_RDONLY);
-    if (std::rename(temp_path.c_str(), final_path.c_str()) != 0) {
-      throw Error(ErrorKind::Io, "rename " + temp_path + " to " + final_path + ": " + std::strerror(errno));
+    if (written == 0) {
+      ::unlink(temp_path.c_str());
+      return;
     }
+    if (extent.known) detail::check_complete_size(temp_path, extent.end_after(written));
+    if (options.fsync_before_rename) sync_path(temp_path, O_RDONLY);
+    commit_name(temp_path, final_path, options.noclobber);
     if (options.fsync_before_rename) sync_path(options.output_dir, O_RDONLY | O_DIRECTORY);
   });
   return MPI_Wtime() - t0;

@@ -9,6 +9,7 @@
 #include <exception>
 
 #include "backend/backend.hpp"
+#include "backend/select_io_form.hpp"
 #include "config/iofields.hpp"
 #include "core/direct_plan.hpp"
 #include "core/rearranger.hpp"
@@ -87,12 +88,11 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
   size = decomposition.size();
 
   run_and_agree(comm, [&] {
+    options.io_form = detail::resolve_io_form(options, detail::built_with_pnetcdf(), rank);
     check_options(options, decomposition);
     if (rank == 0) check_output_dir(options.output_dir);
   });
-  std::set<std::string> gone;
-  run_and_agree(comm, [&] { gone = detail::apply_iofields(schema, options, comm); });
-  removed = std::move(gone);
+  removed = detail::apply_iofields(schema, options, comm);  // collective and agreed itself
   run_and_agree(comm, [&] {
     layout = detail::build_stream_layout(schema, decomposition, options);
     backend = detail::make_backend(options, comm);
@@ -128,6 +128,10 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
   stats.reorder = gather == GatherMode::Rearrange ? "pack" : reorder == ReorderMode::Pack ? "pack" : "datatype";
   stats.writer_ranks = gather == GatherMode::Rearrange ? static_cast<int>(writers.size()) : size;
   if (rank == 0 && !layout.format_note.empty()) std::fprintf(stderr, "%s\n", layout.format_note.c_str());
+  if (rank == 0 && !clock.enabled()) {
+    std::fprintf(stderr, "nwpio: history stream of domain %d is off (history_interval = 0): no file is written\n",
+                 options.domain_id);
+  }
 }
 
 void Writer::Impl::close() {
@@ -184,9 +188,16 @@ Writer::Writer(Writer&&) noexcept = default;
 Writer& Writer::operator=(Writer&&) noexcept = default;
 
 bool Writer::output_due(std::string_view date) const { return impl_->clock.due(date); }
-void Writer::begin_frame(std::string_view date) { impl_->begin_frame(date); }
-void Writer::put(std::string_view name, const void* data, DataType type) { impl_->put(name, data, type); }
-void Writer::end_frame() { impl_->end_frame(); }
+// A stream that is off (history_interval = 0, as in WRF) writes nothing: frames cost nothing.
+void Writer::begin_frame(std::string_view date) {
+  if (impl_->clock.enabled()) impl_->begin_frame(date);
+}
+void Writer::put(std::string_view name, const void* data, DataType type) {
+  if (impl_->clock.enabled()) impl_->put(name, data, type);
+}
+void Writer::end_frame() {
+  if (impl_->clock.enabled()) impl_->end_frame();
+}
 void Writer::close() { impl_->close(); }
 const Schema& Writer::schema() const noexcept { return impl_->schema; }
 const OutputOptions& Writer::options() const noexcept { return impl_->options; }

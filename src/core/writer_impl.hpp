@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "core/disk_guard.hpp"
 #include "core/file_layout.hpp"
 #include "core/frame_plan.hpp"
 #include "core/output_clock.hpp"
@@ -67,6 +68,7 @@ struct Writer::Impl {
   std::string final_path;  // output_dir / file_name
   std::string temp_path;   // final_path + ".nwpio-tmp" until the file is complete
   int records = 0;         // frames written into the open file
+  detail::FileExtent extent;  // where the open file ends after n records (disk checks)
   bool broken = false;     // a write failed: the open file is partial, the stream is stopped
   bool dirty = false;      // something happened since the last close()
 

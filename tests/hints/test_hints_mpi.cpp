@@ -252,8 +252,11 @@ TEST(HintSessionMpi, ReportAgreesWithWhatTheImplementationPrinted) {
       } else if (status == "ignored" && romio) {
         // Keys for a driver other than the file's: ROMIO's generic layer may record a value
         // (it prints striping_unit on UFS), but the Lustre driver's own keys are not taken.
-        if (key.rfind("romio_lustre_", 0) == 0) EXPECT_EQ(seen.count(key), 0u) << key << " printed by ROMIO";
-        else if (seen.count(key)) EXPECT_EQ(seen.at(key), value.get<std::string>()) << key;
+        if (key.rfind("romio_lustre_", 0) == 0) {
+          EXPECT_EQ(seen.count(key), 0u) << key << " printed by ROMIO";
+        } else if (seen.count(key)) {
+          EXPECT_EQ(seen.at(key), value.get<std::string>()) << key;
+        }
       }
     }
   }

@@ -50,7 +50,7 @@ class PnetcdfBackend final : public Backend {
     path_ = path;
     // The few facts write() needs (names, types), kept so the caller's layout may go away.
     vars_.clear();
-    for (const auto& v : layout.vars) vars_.push_back({v.name, v.type});
+    for (const auto& v : layout.vars) vars_.push_back({v.name, v.type, v.record});
     const int mode = NC_CLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
     int ncid = -1;
     check(ncmpi_create(comm_, path.c_str(), mode, info, &ncid), "ncmpi_create");
@@ -116,6 +116,7 @@ class PnetcdfBackend final : public Backend {
     for (std::size_t v = 0; v < vars_.size(); ++v) {
       MPI_Offset off = 0;
       if (ncmpi_inq_varoffset(ncid_, static_cast<int>(v), &off) == NC_NOERR) facts.var_offsets[vars_[v].name] = off;
+      if (vars_[v].record) facts.record_vars.insert(vars_[v].name);
     }
     return facts;
   }
@@ -185,6 +186,7 @@ class PnetcdfBackend final : public Backend {
   struct VarInfo {
     std::string name;
     DataType type;
+    bool record;
   };
   std::vector<VarInfo> vars_;
   std::vector<int> requests_, statuses_;

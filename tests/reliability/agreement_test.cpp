@@ -1,0 +1,162 @@
+// Collective agreement (issue 8, item 1): exactly one rank fails in each phase of a stream --
+// open, define, put, end_frame, close -- at 2 to 4 ranks, first the last rank, then rank 0.
+// Every rank must get the same Error (kind and text, naming the failing rank), quickly (no rank
+// waits in a collective the failed rank never joins: a hang would hit the ctest TIMEOUT, and
+// each failing call must return within kQuick), and no incomplete file may take a final name.
+// Faults come from src/core/fault_injection.hpp (test-only, armed here on every rank; only the
+// named rank fails).
+#include <chrono>
+
+#include "core/fault_injection.hpp"
+#include "reliability_support.hpp"
+
+namespace nwpio::test::rel {
+namespace {
+
+namespace fs = std::filesystem;
+using detail::FaultPhase;
+
+// A failing collective call returns within this (the ctest TIMEOUT is 120 s).
+constexpr double kQuick = 20.0;
+
+struct Case {
+  FaultPhase phase;
+  int rank;  // failing rank
+};
+
+std::string case_name(const Case& c) { return std::string(detail::to_string(c.phase)) + "_rank" + std::to_string(c.rank); }
+
+// Runs `step` (which must fail on every rank because of the armed fault) and checks the error.
+void expect_injected(const Case& c, const std::function<void()>& step) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto e = expect_same_error(step);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(seconds, kQuick) << "the failing call took " << seconds << " s";
+  ASSERT_TRUE(e.has_value());
+  const std::string want = "injected fault at " + std::string(detail::to_string(c.phase)) + " on rank " + std::to_string(c.rank);
+  EXPECT_TRUE(contains(e->what(), want)) << e->what();
+  if (nranks() > 1) {
+    EXPECT_EQ(std::string(e->what()).rfind("rank " + std::to_string(c.rank) + ": ", 0), 0u)
+        << "names the failing rank first: " << e->what();
+  }
+  detail::clear_faults();
+}
+
+class Agreement : public ::testing::TestWithParam<FaultPhase> {
+ protected:
+  void TearDown() override { detail::clear_faults(); }
+};
+
+TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
+  const FaultPhase phase = GetParam();
+  for (int failing : {nranks() - 1, 0}) {
+    const Case c{phase, failing};
+    SCOPED_TRACE(case_name(c));
+    const std::string dir = fresh_dir("agree_" + case_name(c));
+    ModelShape shape;
+    Model model(world(), shape);
+    OutputOptions o = options_for(dir);
+    o.frames_per_file = 2;
+    Writer w(model.decomposition(), model.schema(), o);
+    // File 0 (frames 0, 1) is written and committed before any fault.
+    write_frame(w, model, 0);
+    write_frame(w, model, 1);
+
+    detail::inject_fault(phase, failing);
+    model.fill(2);
+    switch (phase) {
+      case FaultPhase::Open:
+      case FaultPhase::Define:
+        // The frame never began; nothing of file 1 stays. The same frame can be retried.
+        expect_injected(c, [&] { w.begin_frame(date_at(2)); });
+        MPI_Barrier(world());
+        if (my_rank() == 0) {
+          EXPECT_FALSE(fs::exists(file_at(dir, 2)));
+          EXPECT_FALSE(fs::exists(temp_of(file_at(dir, 2)))) << "a failed create leaves no temporary file";
+        }
+        write_frame(w, model, 2);
+        write_frame(w, model, 3);
+        expect_complete(file_at(dir, 2), {2, 3}, model, shape);
+        break;
+      case FaultPhase::Put:
+        // put() throws on the failing rank only; end_frame raises it everywhere; nothing was
+        // written, and the frame can be retried.
+        w.begin_frame(date_at(2));
+        if (my_rank() == failing) {
+          EXPECT_THROW(put_all(w, model), Error);
+        } else {
+          put_all(w, model);
+        }
+        expect_injected(c, [&] { w.end_frame(); });
+        w.begin_frame(date_at(2));
+        put_all(w, model);
+        w.end_frame();
+        write_frame(w, model, 3);
+        expect_complete(file_at(dir, 2), {2, 3}, model, shape);
+        break;
+      case FaultPhase::EndFrame:
+        // The file holds part of a frame: it keeps its temporary name, the stream stops.
+        w.begin_frame(date_at(2));
+        put_all(w, model);
+        expect_injected(c, [&] { w.end_frame(); });
+        {
+          const auto again = expect_same_error([&] { w.begin_frame(date_at(3)); });
+          if (again) {
+            EXPECT_TRUE(contains(again->what(), "failed earlier")) << again->what();
+          }
+        }
+        w.close();
+        MPI_Barrier(world());
+        if (my_rank() == 0) {
+          EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a partial file took its final name";
+          EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
+        }
+        break;
+      case FaultPhase::Close:
+        // The file is full after frame 3; its close fails on one rank: no final name.
+        write_frame(w, model, 2);
+        w.begin_frame(date_at(3));
+        put_all(w, model);
+        expect_injected(c, [&] { w.end_frame(); });
+        w.close();
+        MPI_Barrier(world());
+        if (my_rank() == 0) {
+          EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a file whose close failed took its final name";
+          EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
+        }
+        break;
+    }
+    w.close();
+    // Whatever failed: file 0 intact and exact, nothing incomplete under a final name.
+    expect_complete(file_at(dir, 0), {0, 1}, model, shape);
+    expect_no_incomplete_final_file(dir);
+  }
+}
+
+TEST(AgreementClose, FailureInExplicitCloseLeavesTemporaryName) {
+  // close() of a file that is not full (1 frame of 2): the fault hits the collective close.
+  const std::string dir = fresh_dir("agree_explicit_close");
+  ModelShape shape;
+  Model model(world(), shape);
+  OutputOptions o = options_for(dir);
+  o.frames_per_file = 2;
+  Writer w(model.decomposition(), model.schema(), o);
+  write_frame(w, model, 0);
+  const Case c{FaultPhase::Close, nranks() - 1};
+  detail::inject_fault(c.phase, c.rank);
+  expect_injected(c, [&] { w.close(); });
+  MPI_Barrier(world());
+  if (my_rank() == 0) {
+    EXPECT_FALSE(fs::exists(file_at(dir, 0)));
+    EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 0))));
+  }
+  expect_no_incomplete_final_file(dir);
+}
+
+INSTANTIATE_TEST_SUITE_P(Phases, Agreement,
+                         ::testing::Values(FaultPhase::Open, FaultPhase::Define, FaultPhase::Put, FaultPhase::EndFrame,
+                                           FaultPhase::Close),
+                         [](const auto& param_info) { return std::string(detail::to_string(param_info.param)); });
+
+}  // namespace
+}  // namespace nwpio::test::rel
