@@ -1,6 +1,7 @@
 // The measurement loop (see runner.hpp).
 #include "runner.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,11 +46,18 @@ std::vector<std::int64_t> gather_all(MPI_Comm comm, std::int64_t value, int size
   return all;
 }
 
-// Rank 0 removes every file in the run directory (untimed), then all ranks meet.
+// Rank 0 removes every file in the run directory (untimed), then syncs the file system
+// (syncfs: a no-op on tmpfs), so that no method starts while the kernel is still writing back
+// or freeing what the previous one left behind; then all ranks meet.
 void clean_dir(MPI_Comm comm, int rank, const std::string& dir) {
   if (rank == 0) {
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) std::filesystem::remove_all(e.path(), ec);
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+      ::syncfs(fd);
+      ::close(fd);
+    }
   }
   mpi_check(MPI_Barrier(comm), "MPI_Barrier");
 }

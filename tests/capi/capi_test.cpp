@@ -41,11 +41,18 @@ std::string write_namelist(const std::string& name, int io_form) {
   return path;
 }
 
+// The io_form the tests write through: PnetCDF where it is built, else serial netCDF.
+#ifdef NWPIO_HAVE_PNETCDF
+constexpr int kIoForm = 11;
+#else
+constexpr int kIoForm = 2;
+#endif
+
 // Opens a stream and sets WRF's decomposition of this rank.
 struct Opened {
   nwpio_stream* s = nullptr;
   int b[18] = {};
-  explicit Opened(int io_form = 11) {
+  explicit Opened(int io_form = kIoForm) {
     const std::string nl = write_namelist("namelist.capi", io_form);
     EXPECT_EQ(nwpio_open(&s, MPI_COMM_WORLD, nl.c_str(), 1, nwpio::test::scratch_dir().c_str()), NWPIO_OK)
         << nwpio_last_error();
