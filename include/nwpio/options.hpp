@@ -66,7 +66,9 @@ struct OutputOptions {
   // Per-rank bytes in one collective write round; larger frames are split into rounds
   // (PnetCDF 1.12 rejects a request over 2 GiB per rank).
   std::int64_t max_round_bytes = std::int64_t{1} << 30;
-  std::int64_t serial_chunk_bytes = std::int64_t{64} << 20;  // io_form 2 gather bound
+  // io_form 2: bound on everything rank 0 stages to gather a frame (send, receive and slab
+  // buffers together; a round holds at least one row of a variable).
+  std::int64_t serial_chunk_bytes = std::int64_t{64} << 20;
   std::int64_t header_reserve_bytes = 64 * 1024;  // free header space: attributes added later never move data
 
   // --- reliability ------------------------------------------------------------------

@@ -110,7 +110,10 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
   const GatherMode gather = parallel ? resolve_gather(options.gather, decomposition) : GatherMode::Rearrange;
   const ReorderMode reorder = resolve_reorder(options.reorder);
   const std::vector<int> writers = parallel ? spread_writers(options.writer_ranks, size) : std::vector<int>{0};
-  const std::int64_t round_limit = parallel ? options.max_round_bytes : options.serial_chunk_bytes;
+  // io_form 2: rank 0 stages a round three times (send, receive, slab), so a third of the
+  // chunk per round keeps all of its staging within serial_chunk_bytes.
+  const std::int64_t round_limit =
+      parallel ? options.max_round_bytes : std::max<std::int64_t>(1, options.serial_chunk_bytes / 3);
   run_and_agree(comm, [&] {
     for (std::size_t kind = 0; kind < 2; ++kind) {
       std::vector<const detail::FieldGeometry*> fields;
