@@ -2,6 +2,7 @@
 # Shared set-up for scripts/demo.sh and scripts/test.sh (sourced, not run):
 #   nwpio_install_packages [extra packages...]  installs missing Debian packages (as root)
 #   nwpio_build [build dir] [cmake args...]     configures (Release, warnings on) and builds
+#                                               (only $NWPIO_BUILD_TARGET when that is set)
 # Open MPI refuses to run as root without these; CI and these machines run as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 NWPIO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -41,5 +42,7 @@ nwpio_build() {
     { cat "$dir.configure.log" >&2; return 1; }
   nwpio_log "building $dir with $NWPIO_JOBS jobs"
   # progress lines are dropped; warnings and errors are shown; the status is cmake's
-  cmake --build "$dir" -j "$NWPIO_JOBS" 2>&1 | { grep -vE '^\[ *[0-9]+%\]' || true; }
+  local target=()
+  [[ -n ${NWPIO_BUILD_TARGET:-} ]] && target=(--target "$NWPIO_BUILD_TARGET")
+  cmake --build "$dir" -j "$NWPIO_JOBS" "${target[@]}" 2>&1 | { grep -vE '^\[ *[0-9]+%\]' || true; }
 }

@@ -4,10 +4,14 @@
 #   stage 1: default build (Release, PnetCDF) and its tests, except the Slurm ones
 #   stage 2: the job scripts on a throw-away local Slurm (ctest -L slurm)
 #   stage 3: a build without PnetCDF (io_form 0 and 2 only) and its tests
+#   stage 4: AddressSanitizer + UndefinedBehaviorSanitizer build, unit and MPI tests
+#   stage 5: libFuzzer runs of the namelist, iofields and hints readers (clang)
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
-# Slurm and munge for the job-script tests; python3 is the tests' independent reader of TOML/JSON.
-nwpio_install_packages slurmctld slurmd slurm-client munge python3
+# Slurm and munge for the job-script tests; python3 is the tests' independent reader of TOML/JSON;
+# strace proves the fsync-before-rename order; clang, its runtime and llvm-symbolizer for the
+# fuzzers and the sanitizer reports.
+nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14
 t0=$SECONDS
 stage() { nwpio_log "=== $* ($((SECONDS - t0)) s)"; }
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }
@@ -26,5 +30,20 @@ mkdir -p "$NWPIO_ROOT/build-nopnetcdf"
 nwpio_build "$NWPIO_ROOT/build-nopnetcdf" -DNWPIO_WITH_PNETCDF=OFF -DNWPIO_BUILD_BENCH=OFF
 stage "test: without PnetCDF"
 run_ctest "$NWPIO_ROOT/build-nopnetcdf" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
+
+stage "build: AddressSanitizer + UndefinedBehaviorSanitizer (no Fortran, no bench)"
+mkdir -p "$NWPIO_ROOT/build-asan"
+nwpio_build "$NWPIO_ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNWPIO_SANITIZE=address,undefined \
+  -DNWPIO_BUILD_FORTRAN=OFF -DNWPIO_BUILD_BENCH=OFF
+stage "test: unit and MPI tests under the sanitizers (suppressions: tests/sanitizers/*.supp)"
+"$NWPIO_ROOT/tests/sanitizers/run_ctest.sh" "$NWPIO_ROOT/build-asan" -j "${NWPIO_CTEST_JOBS:-2}" --timeout 600 \
+  -L 'unit|mpi|sanitizer' -LE 'slurm|slow_under_asan|demo'
+
+stage "build: fuzz targets (clang, libFuzzer + ASan + UBSan)"
+mkdir -p "$NWPIO_ROOT/build-fuzz"
+CC=clang CXX=clang++ NWPIO_BUILD_TARGET=nwpio_fuzz nwpio_build "$NWPIO_ROOT/build-fuzz" -DNWPIO_BUILD_FUZZ=ON \
+  -DNWPIO_BUILD_FORTRAN=OFF -DNWPIO_BUILD_BENCH=OFF
+stage "test: short fuzz runs (${NWPIO_FUZZ_SECONDS:-20} s each)"
+run_ctest "$NWPIO_ROOT/build-fuzz" -L fuzz
 
 stage "all stages passed in $((SECONDS - t0)) s"

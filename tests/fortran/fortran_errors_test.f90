@@ -80,6 +80,7 @@ program fortran_errors_test
 
   call MPI_Allreduce(MPI_IN_PLACE, failures, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(a,i0,a)', 'fortran_errors_test: ', failures, ' failures'
+  deallocate(u, t2, wrong, t2_r8)  ! for LeakSanitizer: main-program allocatables are never freed
   call MPI_Finalize(ierr)
   if (failures /= 0) error stop 1
 

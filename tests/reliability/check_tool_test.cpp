@@ -198,8 +198,13 @@ TEST(NwpioCheck, TemporaryLeftoverIsTemp) {
 
 // Runs the binary outside this MPI job: a clean environment, so that its own MPI_Init is a
 // singleton and does not try to join the mpiexec this test runs under.
+// The sanitizer options (sanitizer build) are handed on, so the child runs with the same ones.
 int run(const std::string& args) {
-  const std::string cmd = "env -i PATH=/usr/bin:/bin OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " +
+  std::string keep;
+  for (const char* var : {"ASAN_OPTIONS", "LSAN_OPTIONS", "UBSAN_OPTIONS", "ASAN_SYMBOLIZER_PATH"}) {
+    if (const char* v = std::getenv(var)) keep += std::string(var) + "='" + v + "' ";
+  }
+  const std::string cmd = "env -i PATH=/usr/bin:/bin OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 " + keep +
                           std::string(NWPIO_CHECK_EXE) + " " + args + " > " + dir() + "/cli.out 2>&1";
   const int status = std::system(cmd.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
