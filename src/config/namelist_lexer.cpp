@@ -202,7 +202,9 @@ class Lexer {
              s_[w] != '=' && s_[w] != ')' && s_[w] != '*') {
         ++w;
       }
-      fail(pos_at(b), "a number", "'" + std::string(s_.substr(b, w - b)) + "'");
+      std::string found = "'";  // built by appends: GCC 12 warns (-Wrestrict) on "'" + std::string
+      found.append(s_.substr(b, w - b)).append("'");
+      fail(pos_at(b), "a number", found);
     }
     std::string text(s_.substr(b, k - b));
     if (!real && at(k) == '*' && is_digit(s_[b])) {  // repeat count r*
