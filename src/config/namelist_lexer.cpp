@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "nwpio/error.hpp"
+#include "util/text.hpp"
 
 namespace nwpio::detail {
 
@@ -16,12 +17,6 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_name_char(char c) { return is_alpha(c) || is_digit(c) || c == '_'; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string describe_char(char c) {
   if (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) {
@@ -163,7 +158,7 @@ class Lexer {
     const bool closed = at(e) == '.';
     if (!closed || (word != "t" && word != "true" && word != "f" && word != "false")) {
       std::size_t w = e + (closed ? 1 : 0);
-      fail(pos_at(b), "a logical (.true., .false., .t., .f.)", "'" + std::string(s_.substr(b, w - b)) + "'");
+      fail(pos_at(b), "a logical (.true., .false., .t., .f.)", quoted(s_.substr(b, w - b)));
     }
     Token t = make(TokenKind::Logical, b, e + 1);
     t.logical = word[0] == 't';
@@ -202,9 +197,7 @@ class Lexer {
              s_[w] != '=' && s_[w] != ')' && s_[w] != '*') {
         ++w;
       }
-      std::string found = "'";  // built by appends: GCC 12 warns (-Wrestrict) on "'" + std::string
-      found.append(s_.substr(b, w - b)).append("'");
-      fail(pos_at(b), "a number", found);
+      fail(pos_at(b), "a number", quoted(s_.substr(b, w - b)));
     }
     std::string text(s_.substr(b, k - b));
     if (!real && at(k) == '*' && is_digit(s_[b])) {  // repeat count r*

@@ -11,16 +11,11 @@
 #include <cctype>
 
 #include "nwpio/error.hpp"
+#include "util/text.hpp"
 
 namespace nwpio::detail {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 bool iequals(std::string_view a, std::string_view b) { return lower(a) == lower(b); }
 

@@ -7,16 +7,11 @@
 #include <cctype>
 
 #include "nwpio/error.hpp"
+#include "util/text.hpp"
 
 namespace nwpio::detail {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::int64_t positive(const NwpioValue& v) {
   const std::int64_t n = v.integer();
