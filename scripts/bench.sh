@@ -120,7 +120,7 @@ nwpio_log "table: $md"
 # The null backend writes nothing (its "MB/s" is library overhead alone): it is in the table,
 # not in the chart, where it would set the scale.
 dat=$out/chart.dat
-methods=(nwpio-io11 nwpio-io11-rearrange nwpio-io11-direct wrf-style nwpio-io2 ceiling netcdf-floor)
+methods=(nwpio-io11 nwpio-io11-rearrange nwpio-io11-messages nwpio-io11-direct wrf-style nwpio-io2 ceiling netcdf-floor)
 {
   printf 'method'
   for np in $NP_LIST; do printf '\tshm_np%s\tdisk_np%s' "$np" "$np"; done

@@ -11,7 +11,7 @@ namespace nwpio::bench {
 
 const std::vector<std::string>& all_method_names() {
   static const std::vector<std::string> names = {
-      "nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-direct", "wrf-style", "nwpio-io2",
+      "nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-messages", "nwpio-io11-direct", "wrf-style", "nwpio-io2",
       "null",       "ceiling",              "netcdf-floor"};
   return names;
 }

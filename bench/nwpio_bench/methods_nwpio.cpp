@@ -1,5 +1,5 @@
 // The methods that go through nwpio's Writer: io_form 11 in its default gathering mode and in
-// each mode forced (rearrange, direct), io_form 2 (serial netCDF, CDF-2 so that the bytes are
+// each mode forced (rearrange; rearrange with every piece as a message, as between nodes; direct), io_form 2 (serial netCDF, CDF-2 so that the bytes are
 // the same as every other method's), and io_form 0 (the null backend: the library alone).
 //
 // Each repetition constructs a fresh Writer (untimed, as a model does once per run), writes
@@ -21,8 +21,9 @@ constexpr const char* kStartDate = "2019-06-01_00:00:00";
 
 class WriterMethod final : public Method {
  public:
-  WriterMethod(std::string name, IoForm io_form, GatherMode gather, ReorderMode reorder = ReorderMode::Auto)
-      : name_(std::move(name)), io_form_(io_form), gather_(gather), reorder_(reorder) {}
+  WriterMethod(std::string name, IoForm io_form, GatherMode gather, ReorderMode reorder = ReorderMode::Auto,
+               bool shared_memory = true)
+      : name_(std::move(name)), io_form_(io_form), gather_(gather), reorder_(reorder), shared_memory_(shared_memory) {}
 
   std::string name() const override { return name_; }
   bool writes_netcdf() const override { return io_form_ != IoForm::Null; }
@@ -40,6 +41,7 @@ class WriterMethod final : public Method {
     o.print_timing = false;
     o.fsync_before_rename = ctx.options->fsync && io_form_ != IoForm::Null;
     o.max_round_bytes = ctx.max_round_bytes;
+    o.shared_memory_exchange = shared_memory_;
     o.hints.log_report = false;
     o.hints.profile_file = ctx.options->hints_file;
     o.hints.profile = ctx.options->hints_profile;
@@ -88,6 +90,7 @@ class WriterMethod final : public Method {
   IoForm io_form_;
   GatherMode gather_;
   ReorderMode reorder_;
+  bool shared_memory_;
   std::unique_ptr<Writer> writer_;
   std::string timed_date_;
 };
@@ -97,6 +100,9 @@ class WriterMethod final : public Method {
 std::unique_ptr<Method> make_writer_method(const std::string& name) {
   if (name == "nwpio-io11") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Auto);
   if (name == "nwpio-io11-rearrange") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Rearrange);
+  if (name == "nwpio-io11-messages") {
+    return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Auto, false);
+  }
   if (name == "nwpio-io11-direct") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Direct);
   if (name == "nwpio-io11-direct-datatype") {
     return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Direct, ReorderMode::Datatype);

@@ -63,9 +63,13 @@ struct OutputOptions {
   GatherMode gather = GatherMode::Auto;
   ReorderMode reorder = ReorderMode::Auto;
   int writer_ranks = 0;  // rearranger writers: 0 = all ranks, N = N ranks spread evenly
-  // Per-rank bytes in one collective write round; larger frames are split into rounds
-  // (PnetCDF 1.12 rejects a request over 2 GiB per rank).
+  // Bound on what one rank stages in one write round (send + receive buffers + its slab);
+  // larger frames are split into rounds (MPI counts stay below 2 GiB).
   std::int64_t max_round_bytes = std::int64_t{1} << 30;
+  // Ranks on the same node as a writer pack their pieces straight into its slab (MPI-3 shared
+  // memory): no send buffer, no message, no unpack. false: every piece travels as a message,
+  // as it does between nodes.
+  bool shared_memory_exchange = true;
   // io_form 2: bound on everything rank 0 stages to gather a frame (send, receive and slab
   // buffers together; a round holds at least one row of a variable).
   std::int64_t serial_chunk_bytes = std::int64_t{64} << 20;

@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -55,6 +56,21 @@ struct WriteRequest {
   MPI_Datatype mem_type = MPI_DATATYPE_NULL;
 };
 
+// Where every variable of an open file begins (by varid; record variables: in record 0) and
+// the bytes of one record (netCDF classic layout).
+struct FileOffsets {
+  std::vector<std::int64_t> var_begin;
+  std::int64_t record_size = 0;
+};
+
+// A contiguous piece of the file, already in the file's byte order (big-endian), to be
+// written as it is at `offset`. Empty (size 0) for a rank with nothing to write.
+struct FileBytes {
+  std::int64_t offset = 0;
+  const std::byte* data = nullptr;
+  std::int64_t size = 0;
+};
+
 // What an open file really looks like, for the hint report (verification of alignment).
 struct LayoutFacts {
   bool known = false;
@@ -77,9 +93,16 @@ class Backend {
   // Throws Error naming the call, the file and the library's message.
   virtual void create(const std::string& path, const FileLayout& layout, MPI_Info info) = 0;
 
-  // Collective. Writes this rank's requests as one collective step (one wait for PnetCDF).
-  // A rank with nothing to write passes an empty span and still joins.
-  virtual void write(std::span<const WriteRequest> requests) = 0;
+  // Collective. Writes this rank's requests as one collective step (one wait for PnetCDF) and,
+  // after open_file_bytes(), this rank's file bytes with one collective MPI-IO write.
+  // A rank with nothing to write passes empty arguments and still joins.
+  virtual void write(std::span<const WriteRequest> requests, const FileBytes& bytes = {}) = 0;
+
+  // True when the backend can write file bytes (PnetCDF; the null backend).
+  virtual bool takes_file_bytes() const noexcept { return false; }
+  // Collective, after create(): from now on write() also writes file bytes into the open file.
+  // Returns where every variable begins.
+  virtual FileOffsets open_file_bytes();
 
   // Collective. Flushes and closes. Safe to call when create() failed half-way.
   virtual void close() = 0;

@@ -14,6 +14,9 @@
 
 namespace nwpio::detail {
 
+FileOffsets Backend::open_file_bytes() {
+  throw Error(ErrorKind::Internal, "this backend does not write file bytes");
+}
 
 std::unique_ptr<Backend> make_backend(const OutputOptions& options, MPI_Comm comm) {
   switch (options.io_form) {

@@ -59,8 +59,10 @@ const NwpioKey kKeys[] = {
      [](OutputOptions& o, const NwpioValue& v) { o.reorder = static_cast<ReorderMode>(v.choice(kReorderNames)); }},
     {"writer_ranks", "integer", "rearranger writer ranks; 0 = all ranks (default 0)",
      [](OutputOptions& o, const NwpioValue& v) { o.writer_ranks = static_cast<int>(non_negative(v)); }},
-    {"max_round_bytes", "integer", "per-rank bytes in one collective write round (default 1 GiB)",
+    {"max_round_bytes", "integer", "per-rank staging bytes (send + receive + slab) in one write round (default 1 GiB)",
      [](OutputOptions& o, const NwpioValue& v) { o.max_round_bytes = positive(v); }},
+    {"shared_memory_exchange", "logical", "ranks on a writer's node pack straight into its slab in shared memory (default .true.)",
+     [](OutputOptions& o, const NwpioValue& v) { o.shared_memory_exchange = v.logical(); }},
     {"serial_chunk_bytes", "integer", "io_form 2 gather chunk bound in bytes (default 64 MiB)",
      [](OutputOptions& o, const NwpioValue& v) { o.serial_chunk_bytes = positive(v); }},
     // --- reporting --------------------------------------------------------------------------

@@ -71,15 +71,27 @@ void check_file_size_limit(const std::string& path, std::int64_t end) {
                                  std::to_string(static_cast<std::uint64_t>(limit.rlim_cur)) + " bytes (ulimit -f)");
 }
 
-void reserve_space(const std::string& path, std::int64_t end) {
+void reserve_space(const std::string& path, std::int64_t begin, std::int64_t end) {
+  if (end <= begin) return;
   const int fd = ::open(path.c_str(), O_WRONLY);
   if (fd < 0) throw Error(ErrorKind::Io, path + ": " + std::strerror(errno) + " (opening it to reserve disk space)");
-  const int rc = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(end));
+  const int rc = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(begin), static_cast<off_t>(end - begin));
   const int err = errno;
   ::close(fd);
   if (rc == 0 || err == EOPNOTSUPP || err == ENOSYS || err == EINVAL) return;
-  throw Error(ErrorKind::Io, path + ": " + std::strerror(err) + " (reserving " + std::to_string(end) +
-                                 " bytes for the file before writing the frame)");
+  throw Error(ErrorKind::Io, path + ": " + std::strerror(err) + " (reserving bytes " + std::to_string(begin) + " to " +
+                                 std::to_string(end) + " of the file before writing the frame)");
+}
+
+void reserve_slice(const std::string& path, std::int64_t begin, std::int64_t end, int rank, int ranks) {
+  const std::int64_t n = end - begin;
+  if (n <= 0 || ranks < 1) return;
+  // Whole 1 MiB pieces per rank, so that slices do not share blocks.
+  constexpr std::int64_t kGrain = std::int64_t{1} << 20;
+  const std::int64_t pieces = (n + kGrain - 1) / kGrain;
+  const std::int64_t lo = begin + pieces * rank / ranks * kGrain;
+  const std::int64_t hi = std::min(end, begin + pieces * (rank + 1) / ranks * kGrain);
+  reserve_space(path, lo, hi);
 }
 
 void check_complete_size(const std::string& path, std::int64_t end) {

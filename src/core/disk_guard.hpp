@@ -36,11 +36,15 @@ FileExtent share_file_extent(const FileLayout& layout, const LayoutFacts& facts,
 // process's file-size limit (RLIMIT_FSIZE).
 void check_file_size_limit(const std::string& path, std::int64_t end);
 
-// Rank 0: reserves disk blocks for the whole file up to `end` (fallocate, FALLOC_FL_KEEP_SIZE: the
+// Reserves disk blocks for bytes [begin, end) of the file (fallocate, FALLOC_FL_KEEP_SIZE: the
 // size does not change). Throws Error(Io) "<path>: No space left on device ..." (or the quota's
 // reason). A file system that cannot reserve (EOPNOTSUPP) is left alone: the check after the
-// close still guards it.
-void reserve_space(const std::string& path, std::int64_t end);
+// close still guards it. Ranks of a parallel write each reserve a slice (reserve_slice): the
+// blocks are then allocated in parallel, as the write itself would, not by one rank alone.
+void reserve_space(const std::string& path, std::int64_t begin, std::int64_t end);
+inline void reserve_space(const std::string& path, std::int64_t end) { reserve_space(path, 0, end); }
+// Slice `rank` of `ranks` of [begin, end): reserve_space of that slice (nothing when empty).
+void reserve_slice(const std::string& path, std::int64_t begin, std::int64_t end, int rank, int ranks);
 
 // Rank 0, after the close: throws Error(Io) when the file is shorter than `end`.
 void check_complete_size(const std::string& path, std::int64_t end);

@@ -148,6 +148,17 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
   file.vars.push_back({"Times", DataType::Char, {dim_index.at(std::string(wrf::kTime)),
                                                  dim_index.at(std::string(wrf::kDateStrLen))}, {}, true});
   out.record_bytes = wrf::kDateStrLenValue;
+  FieldGeometry& times = out.times;
+  times.schema_index = -1;
+  times.varid = 0;
+  times.name = "Times";
+  times.type = DataType::Char;
+  times.elem = 1;
+  times.order = MemoryOrder::Z;
+  times.nk = wrf::kDateStrLenValue;
+  times.mem_stride_k = 1;
+  times.file_boxes.assign(d.all_patches().size(), Box{});
+  times.file_boxes[0].hi = {1, 1, times.nk};
   bool need_cdf5 = false;
   std::string cdf5_reason;
   for (const auto& [n, len] : used) {
@@ -195,7 +206,12 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
       }
     }
     set_memory_geometry(g, spec, d);
-    if (g.decomposed) set_file_boxes(g, spec, d);
+    if (g.decomposed) {
+      set_file_boxes(g, spec, d);
+    } else {  // rank 0 writes a variable without i and j from its own memory
+      g.file_boxes.assign(d.all_patches().size(), Box{});
+      g.file_boxes[0].hi = {1, 1, g.nk};
+    }
     (spec.time_dependent ? out.record_bytes : out.static_bytes) += g.bytes();
     if (g.bytes() > kCdf2MaxVarBytes && !need_cdf5) {
       need_cdf5 = true;

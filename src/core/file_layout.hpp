@@ -30,7 +30,8 @@ struct FieldGeometry {
   bool record = true;            // has the Time dimension
   std::int64_t nk = 1, nj = 1, ni = 1;  // file extents (Z fields: nk; 2-D fields: nk = 1)
   std::int64_t mem_origin = 0, mem_stride_j = 0, mem_stride_k = 0;
-  std::vector<Box> file_boxes;   // decomposed: the part of the file each rank writes (index = rank)
+  std::vector<Box> file_boxes;   // the part of the file each rank writes (index = rank); a
+                                 // variable without i and j: rank 0 the whole, the others none
 
   std::int64_t rows() const noexcept { return nk * nj; }              // (k, j) rows of one record
   std::int64_t row_bytes() const noexcept { return ni * static_cast<std::int64_t>(elem); }
@@ -40,6 +41,7 @@ struct FieldGeometry {
 struct StreamLayout {
   FileLayout file;
   std::vector<FieldGeometry> fields;  // index = schema index
+  FieldGeometry times;                // Times (varid 0): 19 chars per record, rank 0
   std::int64_t record_bytes = 0;      // Times + time-dependent variables, one record
   std::int64_t static_bytes = 0;      // variables without Time (written once per file)
   std::string format_note;            // non-empty when CDF-2 was switched to CDF-5 (log line)

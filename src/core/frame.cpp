@@ -117,8 +117,13 @@ void Writer::Impl::end_frame() {
       // before any byte of the frame is written (MPI-IO may not report it; see disk_guard.hpp).
       if (extent.known && options.io_form != IoForm::Null) {
         const std::int64_t end = extent.end_after(records + 1);
+        const std::int64_t begin = records == 0 ? 0 : extent.end_after(records);
         detail::check_file_size_limit(temp_path, end);
-        if (rank == 0) detail::reserve_space(temp_path, end);
+        if (backend->parallel()) {
+          detail::reserve_slice(temp_path, begin, end, rank, size);
+        } else if (rank == 0) {
+          detail::reserve_space(temp_path, begin, end);
+        }
       }
     });
   } catch (const Error&) {
@@ -133,17 +138,24 @@ void Writer::Impl::end_frame() {
   detail::FramePlan& plan = *plans[kind];
   const std::vector<int>& fields = plan_fields[kind];
   plan_data.resize(fields.size());
-  for (std::size_t f = 0; f < fields.size(); ++f) plan_data[f] = frame.data[static_cast<std::size_t>(fields[f])];
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    plan_data[f] = fields[f] == kTimesField ? frame.date.data() : frame.data[static_cast<std::size_t>(fields[f])];
+  }
   detail::PhaseTimes times;
   double wait = 0;
   std::optional<Error> local;
   for (int t = 0; t < plan.rounds(); ++t) {
     requests.clear();
     try {
-      if (t == 0 && rank == 0) {
+      // Rank 0 adds Times and the variables without i and j unless the plan carries them. A
+      // plan writing file bytes carries Times too, but PnetCDF counts records only through its
+      // own writes: Times also goes through it (the same bytes, from the same rank).
+      if (t == 0 && rank == 0 && (!plan.carries_all_variables() || plan.writes_file_bytes())) {
         detail::WriteRequest& r = requests.add(0, frame.date.data());
         r.start = {record, 0};
         r.count = {1, static_cast<std::int64_t>(frame.date.size())};
+      }
+      if (t == 0 && rank == 0 && !plan.carries_all_variables()) {
         for (const detail::FieldGeometry& g : layout.fields) {
           if (g.decomposed || (!g.record && !frame.opens_file)) continue;
           const auto* base = static_cast<const std::byte*>(frame.data[static_cast<std::size_t>(g.schema_index)]);
@@ -163,7 +175,8 @@ void Writer::Impl::end_frame() {
     }
     const double tw = MPI_Wtime();
     try {
-      backend->write(local ? std::span<const detail::WriteRequest>() : requests.view());
+      if (local) requests.clear();
+      backend->write(requests.view(), requests.file_bytes);
     } catch (const Error& e) {
       if (!local) local = e;
     }

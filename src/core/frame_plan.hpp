@@ -19,13 +19,20 @@ struct PhaseTimes {
   double exchange = 0;
 };
 
-// Reuses WriteRequest slots (and their start/count vectors) from frame to frame.
+// What one rank hands to the backend in one round: write requests (slots reused from frame to
+// frame, with their start/count vectors) and, for plans that write file bytes, one contiguous
+// piece of the file.
 class RequestList {
  public:
-  void clear() noexcept { size_ = 0; }
+  void clear() noexcept {
+    size_ = 0;
+    file_bytes = {};
+  }
   WriteRequest& add(int var, const void* data);
   std::span<const WriteRequest> view() const noexcept { return {slots_.data(), size_}; }
   std::size_t size() const noexcept { return size_; }
+
+  FileBytes file_bytes;
 
  private:
   std::vector<WriteRequest> slots_;
@@ -50,6 +57,15 @@ class FramePlan {
   // Collective when the plan exchanges data. `data[f]` is the model's array of fields()[f].
   virtual void run_round(int t, std::span<const void* const> data, int record, RequestList& out,
                          PhaseTimes& times) = 0;
+  // True when the plan carries every variable of the frame (Times and the variables without i
+  // and j too); false when the Writer adds those as rank 0's requests.
+  virtual bool carries_all_variables() const noexcept { return false; }
+  // True when the plan hands the backend file bytes (FileBytes) rather than requests.
+  virtual bool writes_file_bytes() const noexcept { return false; }
+  // Collective, at every file open of a plan that writes file bytes: the file's real layout.
+  virtual void place(const FileOffsets& /*offsets*/) {}
+  // Local, never collective: forget shared resources without freeing them (see Backend::abandon).
+  virtual void abandon() noexcept {}
   // Bytes of staging buffers this rank holds.
   virtual std::int64_t buffer_bytes() const noexcept = 0;
   // Bytes this rank hands to the backend per frame (for the report), summed over rounds.

@@ -1,6 +1,7 @@
 #include "core/pack.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "util/mpi_call.hpp"
 
@@ -20,18 +21,69 @@ std::int64_t count_rows(const FieldGeometry& g, const Box& box, std::int64_t ra,
   return n;
 }
 
+namespace {
+
+// Element-wise byte swap; written as load, swap, store so that the compiler vectorizes it.
+// x86-64's baseline (SSE2) has no byte shuffle: an AVX2 clone is chosen at load time where the
+// CPU has it (GCC's target_clones; one ifunc per function).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define NWPIO_SWAP_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define NWPIO_SWAP_CLONES
+#endif
+template <class U, U (*Swap)(U)>
+NWPIO_SWAP_CLONES void swap_copy(std::byte* dst, const std::byte* src, std::size_t n) noexcept {
+  for (std::size_t e = 0; e < n; ++e) {
+    U v;
+    std::memcpy(&v, src + e * sizeof(U), sizeof(U));
+    v = Swap(v);
+    std::memcpy(dst + e * sizeof(U), &v, sizeof(U));
+  }
+}
+std::uint16_t bswap16(std::uint16_t v) { return __builtin_bswap16(v); }
+std::uint32_t bswap32(std::uint32_t v) { return __builtin_bswap32(v); }
+std::uint64_t bswap64(std::uint64_t v) { return __builtin_bswap64(v); }
+
+}  // namespace
+
+void copy_elements(std::byte* dst, const std::byte* src, std::size_t bytes, std::size_t elem, bool big_endian) noexcept {
+  if (!big_endian || elem == 1 || std::endian::native == std::endian::big) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
+  switch (elem) {
+    case 2: swap_copy<std::uint16_t, bswap16>(dst, src, bytes / 2); break;
+    case 4: swap_copy<std::uint32_t, bswap32>(dst, src, bytes / 4); break;
+    case 8: swap_copy<std::uint64_t, bswap64>(dst, src, bytes / 8); break;
+    default: std::memcpy(dst, src, bytes);
+  }
+}
+
 std::byte* pack_rows(const FieldGeometry& g, const void* memory, const Box& box, std::int64_t ra, std::int64_t rb,
-                     std::byte* out) noexcept {
+                     std::byte* out, bool big_endian) noexcept {
   const auto* base = static_cast<const std::byte*>(memory);
   const auto es = static_cast<std::int64_t>(g.elem);
   const std::int64_t i0 = box.lo[kAxisI];
   const auto width = static_cast<std::size_t>(box.extent(kAxisI) * es);
   for_each_row(g, box, ra, rb, [&](std::int64_t k, std::int64_t j) {
     const std::int64_t off = g.mem_origin + i0 + j * g.mem_stride_j + k * g.mem_stride_k;
-    std::memcpy(out, base + off * es, width);
+    copy_elements(out, base + off * es, width, g.elem, big_endian);
     out += width;
   });
   return out;
+}
+
+void scatter_rows(const FieldGeometry& g, const void* memory, const Box& box, std::int64_t ra, std::int64_t rb,
+                  std::byte* slab, bool big_endian) noexcept {
+  const auto* base = static_cast<const std::byte*>(memory);
+  const auto es = static_cast<std::int64_t>(g.elem);
+  const std::int64_t i0 = box.lo[kAxisI];
+  const std::int64_t rowb = g.row_bytes();
+  const auto width = static_cast<std::size_t>(box.extent(kAxisI) * es);
+  for_each_row(g, box, ra, rb, [&](std::int64_t k, std::int64_t j) {
+    const std::int64_t off = g.mem_origin + i0 + j * g.mem_stride_j + k * g.mem_stride_k;
+    copy_elements(slab + (k * g.nj + j - ra) * rowb + i0 * es, base + off * es, width, g.elem, big_endian);
+  });
 }
 
 MPI_Datatype mpi_type_of(DataType type) noexcept {

@@ -97,6 +97,15 @@ void Writer::Impl::open_file(const std::string& date) {
       backend->create(temp, layout.file, hints.info());
       detail::check_fault(detail::FaultPhase::Define, rank);  // tests: one rank fails after the create
     });
+    // Plans that write file bytes place their slabs by the file's real layout (the header's
+    // size decides where the data begins).
+    if (plans[0]->writes_file_bytes()) {
+      detail::FileOffsets offsets;
+      run_and_agree(comm, [&] { offsets = backend->open_file_bytes(); });
+      run_and_agree(comm, [&] {
+        for (auto& plan : plans) plan->place(offsets);
+      });
+    }
   } catch (const Error&) {
     // Every rank agreed on the failure, so all join the close; nothing of the file stays.
     try {
@@ -152,6 +161,9 @@ double Writer::Impl::close_file() {
 }
 
 void Writer::Impl::abandon() noexcept {
+  for (auto& plan : plans) {
+    if (plan) plan->abandon();  // their shared windows are freed collectively: not now
+  }
   if (!file_open) return;
   backend->abandon();
   file_open = false;

@@ -66,16 +66,11 @@ std::vector<int> spread_writers(int requested, int size) {
   return w;
 }
 
-// GatherMode::Auto and ReorderMode::Auto: the faster choices measured (docs/ARCHITECTURE.md,
-// "Frame data path"). Rearranging pays when patches cut the rows of i (nproc_x > 1); when every
-// patch spans whole rows the patches are already contiguous slabs and the exchange is pure cost.
-GatherMode resolve_gather(GatherMode g, const Decomposition& d) {
-  if (g != GatherMode::Auto) return g;
-  for (const Box& p : d.all_patches()) {
-    if (p.lo[kAxisI] != d.domain().lo[kAxisI] || p.hi[kAxisI] != d.domain().hi[kAxisI]) return GatherMode::Rearrange;
-  }
-  return GatherMode::Direct;
-}
+// GatherMode::Auto and ReorderMode::Auto: the faster choices measured (docs/PERFORMANCE.md,
+// "Where the time goes"). The rearranger writes each writer's stretch of the file as it is,
+// already big-endian, for every decomposition measured (split along x, along y, one rank):
+// 0.76-0.86x of raw MPI-IO against 0.26-0.66x for the direct path.
+GatherMode resolve_gather(GatherMode g) { return g == GatherMode::Auto ? GatherMode::Rearrange : g; }
 
 ReorderMode resolve_reorder(ReorderMode r) { return r == ReorderMode::Auto ? ReorderMode::Pack : r; }
 
@@ -100,28 +95,41 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
   for (const VarSpec& v : schema.variables()) index_of.emplace(v.name, static_cast<int>(index_of.size()));
   frame.data.assign(schema.variables().size(), nullptr);
 
-  // Plans: which decomposed fields each kind of frame writes, and how they travel.
-  for (int kind = 0; kind < 2; ++kind) {
-    for (const detail::FieldGeometry& g : layout.fields) {
-      if (g.decomposed && (g.record || kind == 1)) plan_fields[static_cast<std::size_t>(kind)].push_back(g.schema_index);
-    }
-  }
+  // Plans: which fields each kind of frame writes, and how they travel. The rearranger carries
+  // every variable in the file's order (fixed-size ones first, then Times and the records);
+  // the direct plan carries the decomposed ones and rank 0 adds the rest.
   const bool parallel = backend->parallel();
-  const GatherMode gather = parallel ? resolve_gather(options.gather, decomposition) : GatherMode::Rearrange;
+  const GatherMode gather = parallel ? resolve_gather(options.gather) : GatherMode::Rearrange;
   const ReorderMode reorder = resolve_reorder(options.reorder);
   const std::vector<int> writers = parallel ? spread_writers(options.writer_ranks, size) : std::vector<int>{0};
-  // io_form 2: rank 0 stages a round three times (send, receive, slab), so a third of the
-  // chunk per round keeps all of its staging within serial_chunk_bytes.
-  const std::int64_t round_limit =
-      parallel ? options.max_round_bytes : std::max<std::int64_t>(1, options.serial_chunk_bytes / 3);
+  const bool rearrange = gather == GatherMode::Rearrange;
+  for (std::size_t kind = 0; kind < 2; ++kind) {
+    std::vector<int>& ids = plan_fields[kind];
+    if (kind == 1) {
+      for (const detail::FieldGeometry& g : layout.fields) {
+        if (!g.record && (rearrange || g.decomposed)) ids.push_back(g.schema_index);
+      }
+    }
+    if (rearrange) ids.push_back(kTimesField);
+    for (const detail::FieldGeometry& g : layout.fields) {
+      if (g.record && (rearrange || g.decomposed)) ids.push_back(g.schema_index);
+    }
+  }
+  detail::RearrangeSetup setup;
+  setup.writers = writers;
+  setup.round_limit = parallel ? options.max_round_bytes : options.serial_chunk_bytes;
+  setup.file_bytes = parallel && backend->takes_file_bytes();
+  setup.shared_memory = options.shared_memory_exchange;
   run_and_agree(comm, [&] {
     for (std::size_t kind = 0; kind < 2; ++kind) {
       std::vector<const detail::FieldGeometry*> fields;
-      for (int index : plan_fields[kind]) fields.push_back(&layout.fields[static_cast<std::size_t>(index)]);
-      if (gather == GatherMode::Rearrange) {
-        plans[kind] = std::make_unique<detail::Rearranger>(comm, std::move(fields), writers, round_limit);
+      for (int index : plan_fields[kind]) {
+        fields.push_back(index == kTimesField ? &layout.times : &layout.fields[static_cast<std::size_t>(index)]);
+      }
+      if (rearrange) {
+        plans[kind] = std::make_unique<detail::Rearranger>(comm, std::move(fields), setup);
       } else {
-        plans[kind] = std::make_unique<detail::DirectPlan>(comm, std::move(fields), reorder, round_limit);
+        plans[kind] = std::make_unique<detail::DirectPlan>(comm, std::move(fields), reorder, options.max_round_bytes);
       }
     }
   });

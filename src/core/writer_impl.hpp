@@ -40,9 +40,10 @@ struct Writer::Impl {
   // collective buffering then only adds a reshuffle, so it is switched off unless asked for.
   bool contiguous_slabs = false;
 
-  // Decomposed fields reach the backend through a plan; [0] for frames in an open file,
-  // [1] for the first frame of a file (static variables too). Plans are built once.
+  // Fields reach the backend through a plan; [0] for frames in an open file, [1] for the first
+  // frame of a file (static variables too). Plans are built once.
   std::array<std::unique_ptr<detail::FramePlan>, 2> plans;
+  static constexpr int kTimesField = -1;        // in plan_fields: Times (data = the frame's date)
   std::array<std::vector<int>, 2> plan_fields;  // schema indices, in the plan's order
   std::vector<const void*> plan_data;
   detail::RequestList requests;

@@ -20,7 +20,7 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-const std::vector<std::string> kMethods = {"nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-direct", "wrf-style",
+const std::vector<std::string> kMethods = {"nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-messages", "nwpio-io11-direct", "wrf-style",
                                            "nwpio-io2",  "null",                 "ceiling",           "netcdf-floor"};
 
 class BenchJson : public ::testing::Test {

@@ -1,5 +1,6 @@
 // Writes 5 frames of every kind of field (frames_per_file 2, so 3 files) in every gathering
-// mode, then reads every value back with netCDF-C and runs ncvalidator on every file.
+// mode (the rearranger with shared memory and with messages only, as between nodes), then
+// reads every value back with netCDF-C and runs ncvalidator on every file.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <netcdf.h>
@@ -24,6 +25,7 @@ struct Mode {
   std::int64_t max_round_bytes = std::int64_t{1} << 30;
   bool split_x = false;  // nproc_x = size, nproc_y = 1 (patches cut every row)
   FileFormat format = FileFormat::Cdf2;
+  bool shared_memory = true;  // false: every piece travels as a message, as between nodes
 };
 
 std::ostream& operator<<(std::ostream& os, const Mode& m) { return os << m.name; }
@@ -64,6 +66,7 @@ TEST_P(WriterRoundTrip, EveryValueReadsBack) {
   options.max_round_bytes = mode.max_round_bytes;
   options.serial_chunk_bytes = mode.max_round_bytes;
   options.format = mode.format;
+  options.shared_memory_exchange = mode.shared_memory;
   options.print_timing = false;
   options.stats_json = dir + "/stats.json";
 
@@ -133,7 +136,13 @@ INSTANTIATE_TEST_SUITE_P(
                            4096},
                       Mode{"auto_cdf5", IoForm::Pnetcdf, GatherMode::Auto, ReorderMode::Auto, 0,
                            std::int64_t{1} << 30, true, FileFormat::Cdf5},
-                      Mode{"null_backend", IoForm::Null, GatherMode::Rearrange}),
+                      Mode{"null_backend", IoForm::Null, GatherMode::Rearrange},
+                      Mode{"messages", IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Pack, 0,
+                           std::int64_t{1} << 30, false, FileFormat::Cdf2, false},
+                      Mode{"messages_splitx_tiny", IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Pack, 0, 4096,
+                           true, FileFormat::Cdf2, false},
+                      Mode{"messages_one_writer_cdf5", IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Pack, 1,
+                           std::int64_t{1} << 30, true, FileFormat::Cdf5, false}),
     [](const ::testing::TestParamInfo<Mode>& p) { return p.param.name; });
 
 }  // namespace

@@ -79,8 +79,9 @@ class NetcdfSerialBackend final : public Backend {
     });
   }
 
-  void write(std::span<const WriteRequest> requests) override {
+  void write(std::span<const WriteRequest> requests, const FileBytes& bytes) override {
     run_and_agree(comm_, [&] {
+      if (bytes.size > 0) throw Error(ErrorKind::Internal, "serial netCDF backend: file bytes are not taken");
       if (rank_ != 0) {
         if (!requests.empty()) {
           throw Error(ErrorKind::Internal, "serial netCDF backend: rank " + std::to_string(rank_) + " was handed " +

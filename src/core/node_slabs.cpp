@@ -1,0 +1,89 @@
+#include "core/node_slabs.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "util/mpi_call.hpp"
+
+namespace nwpio::detail {
+
+NodeSlabs::NodeSlabs(MPI_Comm comm, bool shared) : comm_(comm) {
+  mpi_check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
+  mpi_check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
+  if (shared) {
+    mpi_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_),
+              "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+  } else {
+    mpi_check(MPI_Comm_split(comm, rank_, 0, &node_), "MPI_Comm_split(one rank per node)");
+  }
+  int node_rank = 0;
+  mpi_check(MPI_Comm_rank(node_, &node_rank), "MPI_Comm_rank(node)");
+  mpi_check(MPI_Comm_size(node_, &node_size_), "MPI_Comm_size(node)");
+  // The node's name: the comm rank of its first rank.
+  int leader = rank_;
+  mpi_check(MPI_Bcast(&leader, 1, MPI_INT, 0, node_), "MPI_Bcast(node leader)");
+  std::vector<int> mine = {leader, node_rank}, all(2 * static_cast<std::size_t>(size_));
+  mpi_check(MPI_Allgather(mine.data(), 2, MPI_INT, all.data(), 2, MPI_INT, comm), "MPI_Allgather(nodes)");
+  node_of_.resize(static_cast<std::size_t>(size_));
+  node_rank_.resize(static_cast<std::size_t>(size_));
+  for (std::size_t r = 0; r < node_of_.size(); ++r) {
+    node_of_[r] = all[2 * r];
+    node_rank_[r] = all[2 * r + 1];
+  }
+  nodes_ = static_cast<int>(std::set<int>(node_of_.begin(), node_of_.end()).size());
+  peer_.assign(static_cast<std::size_t>(size_), nullptr);
+}
+
+NodeSlabs::~NodeSlabs() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized || abandoned_) return;
+  release();
+  if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
+}
+
+void NodeSlabs::release() noexcept {
+  if (win_ == MPI_WIN_NULL) return;
+  MPI_Win_unlock_all(win_);
+  MPI_Win_free(&win_);
+  std::fill(peer_.begin(), peer_.end(), nullptr);
+  capacity_ = 0;
+}
+
+void NodeSlabs::reserve(std::int64_t bytes) {
+  int grow = bytes > capacity_ || win_ == MPI_WIN_NULL ? 1 : 0;
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, &grow, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce(slab size)");
+  if (!grow) return;
+  // Round up to 1 MiB so that small layout changes between files do not reallocate.
+  const std::int64_t want = std::max(bytes, capacity_);
+  const std::int64_t size = (want + (1 << 20) - 1) / (1 << 20) * (1 << 20);
+  release();
+  MPI_Info info = MPI_INFO_NULL;
+  mpi_check(MPI_Info_create(&info), "MPI_Info_create");
+  // Each rank's segment on its own pages (first touch by its writer).
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  void* base = nullptr;
+  const int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(size), 1, info, node_, &base, &win_);
+  MPI_Info_free(&info);
+  mpi_check(rc, "MPI_Win_allocate_shared(" + std::to_string(size) + " bytes of writer slab)");
+  capacity_ = size;
+  mpi_check(MPI_Win_lock_all(MPI_MODE_NOCHECK, win_), "MPI_Win_lock_all");
+  for (int r = 0; r < size_; ++r) {
+    if (!same_node(r)) continue;
+    MPI_Aint seg = 0;
+    int disp = 1;
+    void* p = nullptr;
+    mpi_check(MPI_Win_shared_query(win_, node_rank_[static_cast<std::size_t>(r)], &seg, &disp, &p),
+              "MPI_Win_shared_query");
+    peer_[static_cast<std::size_t>(r)] = static_cast<std::byte*>(p);
+  }
+}
+
+void NodeSlabs::sync() {
+  if (node_size_ == 1) return;
+  mpi_check(MPI_Win_sync(win_), "MPI_Win_sync");
+  mpi_check(MPI_Barrier(node_), "MPI_Barrier(node)");
+  mpi_check(MPI_Win_sync(win_), "MPI_Win_sync");
+}
+
+}  // namespace nwpio::detail
