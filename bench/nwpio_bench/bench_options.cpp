@@ -67,6 +67,9 @@ std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, 
   app.add_option("--json", o.json, "write the results as JSON here")->required();
   app.add_option("--methods", methods, "comma-separated subset of the methods (default: all)");
   app.add_option("--matrix-mb", o.matrix_mb, "matrix: frame size per cell in MB")->check(CLI::Range(0.01, 1e6))->default_str("64");
+  app.add_option("--round-mb", o.round_mb,
+                 "nwpio methods: max_round_bytes in MB (staging per rank and round; default: the library's 1 GiB)")
+      ->check(CLI::Range(0.001, 1e6));
   app.add_flag("--verify", o.verify, "read the files of the first repetition back with netCDF-C");
   app.add_option("--hints-file", o.hints_file, "hints profile file (TOML) for every method");
   app.add_option("--hints-profile", o.hints_profile, "profile name in --hints-file");

@@ -19,6 +19,7 @@ struct BenchOptions {
   bool fsync = false;               // every method ends with a file sync inside its timing
   std::string dir;                  // where the files go (a run subdirectory is made inside)
   int repeat = 3;                   // timed repetitions per method (round-robin over methods)
+  double round_mb = 0;              // nwpio methods' max_round_bytes in MB; 0 = the library default
   int warmup = 1;                   // untimed frames each Writer writes before its timed frame
   std::string json;                 // result file (rank 0)
   std::vector<std::string> methods; // empty: all, in the canonical order

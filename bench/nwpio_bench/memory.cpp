@@ -10,8 +10,8 @@
 namespace nwpio::bench {
 namespace {
 
-std::int64_t status_kib(const char* key) noexcept {
-  std::FILE* f = std::fopen("/proc/self/status", "r");
+std::int64_t file_kib(const char* path, const char* key) noexcept {
+  std::FILE* f = std::fopen(path, "r");
   if (!f) return 0;
   char line[256];
   std::int64_t kib = 0;
@@ -27,6 +27,8 @@ std::int64_t status_kib(const char* key) noexcept {
   return kib * 1024;
 }
 
+std::int64_t status_kib(const char* key) noexcept { return file_kib("/proc/self/status", key); }
+
 }  // namespace
 
 bool RssProbe::reset_peak() noexcept {
@@ -38,6 +40,8 @@ bool RssProbe::reset_peak() noexcept {
 
 std::int64_t RssProbe::current_bytes() noexcept { return status_kib("VmRSS"); }
 std::int64_t RssProbe::peak_bytes() noexcept { return status_kib("VmHWM"); }
+std::int64_t RssProbe::shared_bytes() noexcept { return status_kib("RssShmem"); }
+std::int64_t RssProbe::proportional_bytes() noexcept { return file_kib("/proc/self/smaps_rollup", "Pss"); }
 
 std::int64_t RssProbe::process_max_bytes() noexcept {
   struct rusage ru{};

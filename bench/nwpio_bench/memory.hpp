@@ -18,6 +18,10 @@ struct RssProbe {
   static bool reset_peak() noexcept;
   static std::int64_t current_bytes() noexcept;    // VmRSS, 0 if unknown
   static std::int64_t peak_bytes() noexcept;       // VmHWM, 0 if unknown
+  static std::int64_t shared_bytes() noexcept;     // RssShmem: shared memory pages in VmRSS
+  // Pss (smaps_rollup): the RSS with every shared page divided among the processes mapping it,
+  // so that the ranks of a node add up to the node's memory. Current value, not a peak.
+  static std::int64_t proportional_bytes() noexcept;
   static std::int64_t process_max_bytes() noexcept;  // getrusage ru_maxrss (KiB -> bytes)
 };
 

@@ -40,7 +40,7 @@ class WriterMethod final : public Method {
     o.history_interval_seconds = 3600;
     o.print_timing = false;
     o.fsync_before_rename = ctx.options->fsync && io_form_ != IoForm::Null;
-    o.max_round_bytes = ctx.max_round_bytes;
+    if (ctx.options->round_mb > 0) o.max_round_bytes = static_cast<std::int64_t>(ctx.options->round_mb * 1e6);
     o.shared_memory_exchange = shared_memory_;
     o.hints.log_report = false;
     o.hints.profile_file = ctx.options->hints_file;

@@ -105,6 +105,9 @@ void run_one(MethodState& st, const CaseContext& ctx, int rep, RunInfo& info) {
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce(time)");
 
   const std::int64_t peak = info.rss_reset ? RssProbe::peak_bytes() : RssProbe::process_max_bytes();
+  // Shared memory (the writers' slabs) is counted in the RSS of every rank that touched it.
+  const std::int64_t shmem = RssProbe::shared_bytes();
+  const std::int64_t pss = RssProbe::proportional_bytes();
   RunOutcome out;
   detail::run_and_agree(comm, [&] { out = st.method->finish(ctx); });
   MethodResult& r = st.result;
@@ -119,6 +122,14 @@ void run_one(MethodState& st, const CaseContext& ctx, int rep, RunInfo& info) {
   st.phases.push_back(out.phases);
   const auto peaks = gather_all(comm, peak, ctx.size);
   const auto growth = gather_all(comm, peak - before, ctx.size);
+  const auto shared = gather_all(comm, shmem, ctx.size);
+  const auto proportional = gather_all(comm, pss, ctx.size);
+  r.rss_shmem_per_rank.resize(shared.size(), 0);
+  r.pss_per_rank.resize(proportional.size(), 0);
+  for (std::size_t i = 0; i < shared.size(); ++i) {
+    r.rss_shmem_per_rank[i] = std::max(r.rss_shmem_per_rank[i], shared[i]);
+    r.pss_per_rank[i] = std::max(r.pss_per_rank[i], proportional[i]);
+  }
   r.peak_rss_per_rank.resize(peaks.size(), 0);
   r.rss_growth_per_rank.resize(peaks.size(), 0);
   for (std::size_t i = 0; i < peaks.size(); ++i) {

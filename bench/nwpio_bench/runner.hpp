@@ -24,6 +24,8 @@ struct MethodResult {
   std::int64_t file_bytes = -1;     // size of the file written (first repetition), -1: no file
   std::vector<std::int64_t> peak_rss_per_rank;    // max over repetitions (see memory.hpp)
   std::vector<std::int64_t> rss_growth_per_rank;  // peak minus RSS just before the method's set-up
+  std::vector<std::int64_t> rss_shmem_per_rank;   // RssShmem after the method (shared pages in the RSS)
+  std::vector<std::int64_t> pss_per_rank;         // Pss after the method (shared pages divided)
   std::int64_t process_maxrss = 0;  // getrusage after the method's last repetition, max over ranks
   std::int64_t buffer_bytes = 0;    // staging buffers (nwpio: FrameStats::peak_buffer_bytes)
   std::map<std::string, double> phases_median;

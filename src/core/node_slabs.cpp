@@ -1,7 +1,13 @@
 #include "core/node_slabs.hpp"
 
+#include <sys/statvfs.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <set>
+#include <string>
+
+#include "nwpio/error.hpp"
 
 #include "util/mpi_call.hpp"
 
@@ -58,6 +64,7 @@ void NodeSlabs::reserve(std::int64_t bytes) {
   const std::int64_t want = std::max(bytes, capacity_);
   const std::int64_t size = (want + (1 << 20) - 1) / (1 << 20) * (1 << 20);
   release();
+  check_room(size);
   MPI_Info info = MPI_INFO_NULL;
   mpi_check(MPI_Info_create(&info), "MPI_Info_create");
   // Each rank's segment on its own pages (first touch by its writer).
@@ -76,6 +83,29 @@ void NodeSlabs::reserve(std::int64_t bytes) {
     mpi_check(MPI_Win_shared_query(win_, node_rank_[static_cast<std::size_t>(r)], &seg, &disp, &p),
               "MPI_Win_shared_query");
     peer_[static_cast<std::size_t>(r)] = static_cast<std::byte*>(p);
+  }
+}
+
+void NodeSlabs::check_room(std::int64_t size) {
+  // Open MPI backs shared windows with a sparse file in /dev/shm (osc_sm_backing_directory):
+  // a node whose /dev/shm cannot hold the slabs would die of SIGBUS at the first touch, so it
+  // is an error with its numbers now, on every rank.
+  if (node_size_ == 1) return;
+  std::int64_t node_total = 0;
+  mpi_check(MPI_Allreduce(&size, &node_total, 1, MPI_INT64_T, MPI_SUM, node_), "MPI_Allreduce(node slabs)");
+  std::int64_t free_bytes = -1;  // unknown: no check
+  const char* dir = std::getenv("OMPI_MCA_osc_sm_backing_directory");
+  struct statvfs st {};
+  if (::statvfs(dir && *dir ? dir : "/dev/shm", &st) == 0) free_bytes = static_cast<std::int64_t>(st.f_bavail) * static_cast<std::int64_t>(st.f_frsize);
+  mpi_check(MPI_Bcast(&free_bytes, 1, MPI_INT64_T, 0, node_), "MPI_Bcast(/dev/shm)");
+  std::int64_t short_by = free_bytes >= 0 && node_total > free_bytes ? node_total - free_bytes : 0;
+  std::int64_t worst[2] = {short_by, short_by > 0 ? node_total : 0};
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce(node slabs)");
+  if (worst[0] > 0) {
+    throw Error(ErrorKind::Io, "shared memory: the writers' slabs of a node need " + std::to_string(worst[1]) +
+                                   " bytes, " + std::to_string(worst[0]) +
+                                   " more than the shared-memory directory (osc_sm_backing_directory, /dev/shm) has free; lower max_round_bytes or set "
+                                   "shared_memory_exchange = .false.");
   }
 }
 

@@ -46,6 +46,9 @@ class NodeSlabs {
 
  private:
   void release() noexcept;
+  // Collective over comm: the node's slabs of `size` bytes each fit into /dev/shm, else every
+  // rank throws Error(Io).
+  void check_room(std::int64_t size);
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Comm node_ = MPI_COMM_NULL;

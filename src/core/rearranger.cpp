@@ -85,7 +85,7 @@ std::int64_t Rearranger::plan(int rounds) {
   send_displs_.assign(n, 0);
   recv_counts_.assign(n, 0);
   recv_displs_.assign(n, 0);
-  std::int64_t worst = 0;
+  std::int64_t slab_most = 0;
   send_capacity_ = recv_capacity_ = 0;
   auto bytes_of = [&](std::int64_t c, int rank) {
     std::int64_t bytes = 0;
@@ -119,9 +119,10 @@ std::int64_t Rearranger::plan(int rounds) {
     }
     send_capacity_ = std::max(send_capacity_, send_total);
     recv_capacity_ = std::max(recv_capacity_, recv_total);
-    worst = std::max(worst, send_total + recv_total + slab);
+    slab_most = std::max(slab_most, slab);
   }
-  return worst;
+  // Buffers are sized for the largest round of each kind: that sum is what this rank holds.
+  return send_capacity_ + recv_capacity_ + slab_most;
 }
 
 void Rearranger::set_positions(std::vector<std::int64_t> pos, std::int64_t record_size) {

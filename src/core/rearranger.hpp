@@ -61,7 +61,7 @@ class Rearranger final : public FramePlan {
   // [begin, end) of chunk c in those positions.
   std::int64_t chunk_pos_begin(std::int64_t c) const noexcept;
   std::int64_t chunk_pos_end(std::int64_t c) const noexcept;
-  // Plans `rounds` rounds; returns this rank's largest staging (send + receive + slab) of a round.
+  // Plans `rounds` rounds; returns the staging this rank then holds (send + receive + slab).
   std::int64_t plan(int rounds);
   // Sets positions and sizes this rank's slab (collective: NodeSlabs::reserve).
   void set_positions(std::vector<std::int64_t> pos, std::int64_t record_size);
