@@ -149,8 +149,10 @@ void Writer::Impl::end_frame() {
     try {
       // Rank 0 adds Times and the variables without i and j unless the plan carries them. A
       // plan writing file bytes carries Times too, but PnetCDF counts records only through its
-      // own writes: Times also goes through it (the same bytes, from the same rank).
-      if (t == 0 && rank == 0 && (!plan.carries_all_variables() || plan.writes_file_bytes())) {
+      // own writes: Times also goes through it, from the rank that writes Times' bytes in that
+      // round (the same bytes, one process, one after the other).
+      const auto [times_round, times_rank] = plan.times_writer();
+      if (t == times_round && rank == times_rank && (!plan.carries_all_variables() || plan.writes_file_bytes())) {
         detail::WriteRequest& r = requests.add(0, frame.date.data());
         r.start = {record, 0};
         r.count = {1, static_cast<std::int64_t>(frame.date.size())};

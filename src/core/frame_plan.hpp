@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "backend/backend.hpp"
@@ -62,6 +63,8 @@ class FramePlan {
   virtual bool carries_all_variables() const noexcept { return false; }
   // True when the plan hands the backend file bytes (FileBytes) rather than requests.
   virtual bool writes_file_bytes() const noexcept { return false; }
+  // Which round and rank write Times' bytes (rank 0 in round 0 unless the plan carries Times).
+  virtual std::pair<int, int> times_writer() const noexcept { return {0, 0}; }
   // Collective, at every file open of a plan that writes file bytes: the file's real layout.
   virtual void place(const FileOffsets& /*offsets*/) {}
   // Local, never collective: forget shared resources without freeing them (see Backend::abandon).

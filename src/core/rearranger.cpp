@@ -56,6 +56,12 @@ Rearranger::Rearranger(MPI_Comm comm, std::vector<const FieldGeometry*> fields, 
     rounds = std::min(max_rounds, std::max(rounds + 1, scaled));
   }
   check_int_count(worst, "stage");  // the same on every rank: all throw or none
+  for (std::size_t f = 0; f < space_.size(); ++f) {
+    if (space_[f].g->varid != 0) continue;
+    std::int64_t c = 0;
+    while (c + 1 < static_cast<std::int64_t>(nw_) * rounds_ && space_.chunk_end(c) <= space_[f].row0) ++c;
+    times_writer_ = {static_cast<int>(c / nw_), setup_.writers[static_cast<std::size_t>(c % nw_)]};
+  }
   set_positions(pos_, 0);
   // Allocated here, where a failure is agreed on: run_round then throws nothing before its
   // collectives. Pages are touched only when used.

@@ -46,6 +46,7 @@ class Rearranger final : public FramePlan {
   int rounds() const noexcept override { return rounds_; }
   bool carries_all_variables() const noexcept override { return true; }
   bool writes_file_bytes() const noexcept override { return setup_.file_bytes; }
+  std::pair<int, int> times_writer() const noexcept override { return times_writer_; }
   void place(const FileOffsets& offsets) override;
   void run_round(int t, std::span<const void* const> data, int record, RequestList& out, PhaseTimes& times) override;
   std::int64_t buffer_bytes() const noexcept override { return send_capacity_ + recv_capacity_ + slab_capacity_; }
@@ -75,6 +76,7 @@ class Rearranger final : public FramePlan {
   int my_writer_ = -1;  // index into writers, -1 if this rank does not write
   int rounds_ = 1;
   bool exchange_ = false;  // some pieces cross nodes (the same on every rank)
+  std::pair<int, int> times_writer_{0, 0};  // round and rank whose chunk holds Times
   std::vector<std::int64_t> pos_;
   std::int64_t record_size_ = 0;
   std::vector<int> send_counts_, send_displs_;  // rounds x size, pieces for writers on other nodes
