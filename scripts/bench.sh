@@ -80,12 +80,16 @@ done
 # With --fsync a disk (here a virtual one) varies several-fold from one sync to the next: more repetitions.
 run wrf_disk_fsync_np2 2 --workload wrf "${grid[@]}" --nproc-x 2 --nproc-y 1 --dir "$disk" --fsync \
   --repeat "$(( quick ? 1 : (REPEAT > 5 ? REPEAT : 5) ))"
-run "haps_shm_np2" 2 --workload haps --scale "$HAPS_SCALE" --nproc-x 2 --nproc-y 1 --dir "$shm" --repeat 1
+# tmpfs page allocation spikes one repetition in a few by 2x at this size: 3 repetitions.
+run "haps_shm_np2" 2 --workload haps --scale "$HAPS_SCALE" --nproc-x 2 --nproc-y 1 --dir "$shm" --repeat "$(( quick ? 1 : 3 ))"
 run "matrix_shm_np2" 2 --workload matrix "${grid[@]}" --matrix-mb "$matrix_mb" --dir "$shm" --repeat "$(( REPEAT > 2 ? 2 : REPEAT ))"
 # Peak RSS with nothing else in the process: io_form 11 and io_form 2 each in a run of its own.
-for m in nwpio-io11 nwpio-io2 ceiling; do
+for m in nwpio-io11 nwpio-io11-messages nwpio-io2 ceiling; do
   run "memory_${m}_np2" 2 --workload wrf "${grid[@]}" --nproc-x 2 --nproc-y 1 --dir "$shm" --repeat 1 --methods "$m"
 done
+# The staging bound at work: rounds of 64 MB instead of one 224 MB slab per writer.
+run "memory_nwpio-io11-round64_np2" 2 --workload wrf "${grid[@]}" --nproc-x 2 --nproc-y 1 --dir "$shm" --repeat 1 \
+  --methods nwpio-io11 --round-mb 64
 nwpio_log "sweep took $(( $(date +%s) - start )) s"
 
 # --- combined table ------------------------------------------------------------------------

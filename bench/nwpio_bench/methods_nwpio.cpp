@@ -63,7 +63,7 @@ class WriterMethod final : public Method {
     out.bytes = fs.bytes;
     if (io_form_ != IoForm::Null) out.file = (std::filesystem::path(ctx.dir) / fs.file).string();
     out.phases = {{"define", fs.define_seconds}, {"reorder", fs.reorder_seconds}, {"exchange", fs.exchange_seconds},
-                  {"wait", fs.wait_seconds},     {"close", fs.close_seconds},     {"total", fs.total_seconds}};
+                  {"check", fs.check_seconds}, {"wait", fs.wait_seconds},     {"close", fs.close_seconds},     {"total", fs.total_seconds}};
     out.buffer_bytes = fs.peak_buffer_bytes;
     const Statistics& st = writer_->statistics();
     out.mode = st.backend + (io_form_ == IoForm::NetcdfSerial ? std::string() : " " + st.gather + "/" + st.reorder) +

@@ -14,9 +14,10 @@ struct FrameStats {
   std::int64_t bytes = 0; // bytes of variable data in this frame (all ranks)
   int rounds = 0;         // collective write rounds (frames over the per-rank limit are split)
   double define_seconds = 0;    // file create + define + enddef (frames that open a file)
+  double check_seconds = 0;     // end_frame's agreed checks, disk reservation included
   double reorder_seconds = 0;   // pack / byte order / memory-order work
   double exchange_seconds = 0;  // rearranger exchange
-  double wait_seconds = 0;      // collective write (ncmpi_wait_all / nc_put_vara)
+  double wait_seconds = 0;      // collective write (MPI_File_write_at_all / ncmpi_wait_all / nc_put_vara)
   double close_seconds = 0;     // file close (frames that close a file)
   double total_seconds = 0;     // begin_frame .. end_frame, max over ranks
   std::int64_t peak_buffer_bytes = 0;  // largest staging buffer nwpio held on any rank

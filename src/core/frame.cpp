@@ -17,7 +17,7 @@ using detail::agree;
 using detail::run_and_agree;
 
 // Seconds per phase, reduced with MAX over ranks in one allreduce.
-enum Phase { kDefine, kReorder, kExchange, kWait, kClose, kTotal, kPeak, kPhases };
+enum Phase { kDefine, kCheck, kReorder, kExchange, kWait, kClose, kTotal, kPeak, kPhases };
 
 }  // namespace
 
@@ -132,6 +132,8 @@ void Writer::Impl::end_frame() {
     throw;
   }
 
+  const double check_seconds = MPI_Wtime() - t0;
+
   // 2. The rounds: round 0 also carries Times and the non-decomposed variables (rank 0).
   const int record = records;
   const std::size_t kind = frame.opens_file ? 1 : 0;
@@ -208,6 +210,7 @@ void Writer::Impl::end_frame() {
   if (records >= options.frames_per_file) close_seconds = close_file();  // complete: commit it now
   double phase[kPhases] = {};
   phase[kDefine] = frame.define_seconds;
+  phase[kCheck] = check_seconds;
   phase[kReorder] = times.reorder;
   phase[kExchange] = times.exchange;
   phase[kWait] = wait;
@@ -216,6 +219,7 @@ void Writer::Impl::end_frame() {
   phase[kPeak] = static_cast<double>(plan.buffer_bytes());
   detail::mpi_check(MPI_Allreduce(MPI_IN_PLACE, phase, kPhases, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce(stats)");
   fs.define_seconds = phase[kDefine];
+  fs.check_seconds = phase[kCheck];
   fs.reorder_seconds = phase[kReorder];
   fs.exchange_seconds = phase[kExchange];
   fs.wait_seconds = phase[kWait];

@@ -39,6 +39,7 @@ std::string Statistics::to_json() const {
                     {"define_seconds", f.define_seconds},
                     {"reorder_seconds", f.reorder_seconds},
                     {"exchange_seconds", f.exchange_seconds},
+                    {"check_seconds", f.check_seconds},
                     {"wait_seconds", f.wait_seconds},
                     {"close_seconds", f.close_seconds},
                     {"total_seconds", f.total_seconds},
