@@ -3,6 +3,7 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -13,10 +14,19 @@
 
 namespace nwpio::detail {
 
+namespace {
+std::atomic<int> g_ranks_per_node_for_tests{0};
+}  // namespace
+
+void set_ranks_per_node_for_tests(int k) noexcept { g_ranks_per_node_for_tests.store(k); }
+
 NodeSlabs::NodeSlabs(MPI_Comm comm, bool shared) : comm_(comm) {
   mpi_check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
   mpi_check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
-  if (shared) {
+  const int k = g_ranks_per_node_for_tests.load();
+  if (shared && k > 0) {
+    mpi_check(MPI_Comm_split(comm, rank_ / k, rank_, &node_), "MPI_Comm_split(test nodes)");
+  } else if (shared) {
     mpi_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_),
               "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
   } else {
@@ -90,15 +100,19 @@ void NodeSlabs::check_room(std::int64_t size) {
   // Open MPI backs shared windows with a sparse file in /dev/shm (osc_sm_backing_directory):
   // a node whose /dev/shm cannot hold the slabs would die of SIGBUS at the first touch, so it
   // is an error with its numbers now, on every rank.
-  if (node_size_ == 1) return;
-  std::int64_t node_total = 0;
-  mpi_check(MPI_Allreduce(&size, &node_total, 1, MPI_INT64_T, MPI_SUM, node_), "MPI_Allreduce(node slabs)");
-  std::int64_t free_bytes = -1;  // unknown: no check
-  const char* dir = std::getenv("OMPI_MCA_osc_sm_backing_directory");
-  struct statvfs st {};
-  if (::statvfs(dir && *dir ? dir : "/dev/shm", &st) == 0) free_bytes = static_cast<std::int64_t>(st.f_bavail) * static_cast<std::int64_t>(st.f_frsize);
-  mpi_check(MPI_Bcast(&free_bytes, 1, MPI_INT64_T, 0, node_), "MPI_Bcast(/dev/shm)");
-  std::int64_t short_by = free_bytes >= 0 && node_total > free_bytes ? node_total - free_bytes : 0;
+  // (A node of one rank still joins the allreduce over comm below: every rank does.)
+  std::int64_t short_by = 0, node_total = 0;
+  if (node_size_ > 1) {
+    mpi_check(MPI_Allreduce(&size, &node_total, 1, MPI_INT64_T, MPI_SUM, node_), "MPI_Allreduce(node slabs)");
+    std::int64_t free_bytes = -1;  // unknown: no check
+    const char* dir = std::getenv("OMPI_MCA_osc_sm_backing_directory");
+    struct statvfs st {};
+    if (::statvfs(dir && *dir ? dir : "/dev/shm", &st) == 0) {
+      free_bytes = static_cast<std::int64_t>(st.f_bavail) * static_cast<std::int64_t>(st.f_frsize);
+    }
+    mpi_check(MPI_Bcast(&free_bytes, 1, MPI_INT64_T, 0, node_), "MPI_Bcast(/dev/shm)");
+    short_by = free_bytes >= 0 && node_total > free_bytes ? node_total - free_bytes : 0;
+  }
   std::int64_t worst[2] = {short_by, short_by > 0 ? node_total : 0};
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, worst, 2, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce(node slabs)");
   if (worst[0] > 0) {

@@ -15,6 +15,13 @@
 
 namespace nwpio::detail {
 
+// Test-only (not a public header, never read from the environment): group the ranks into
+// "nodes" of k consecutive ranks instead of asking MPI which share memory (0 = ask MPI), so
+// that one machine can run the mixed case of several nodes, where some pieces travel through
+// shared memory and others as messages. The ranks of one such group really share memory (they
+// are on this machine), so the shared window works as on a real node.
+void set_ranks_per_node_for_tests(int k) noexcept;
+
 class NodeSlabs {
  public:
   // Collective over comm.

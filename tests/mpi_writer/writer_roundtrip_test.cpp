@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/node_slabs.hpp"
 #include "nwpio/writer.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "scratch.hpp"
@@ -26,6 +27,7 @@ struct Mode {
   bool split_x = false;  // nproc_x = size, nproc_y = 1 (patches cut every row)
   FileFormat format = FileFormat::Cdf2;
   bool shared_memory = true;  // false: every piece travels as a message, as between nodes
+  int ranks_per_node = 0;     // > 0: "nodes" of that many consecutive ranks (test hook)
 };
 
 std::ostream& operator<<(std::ostream& os, const Mode& m) { return os << m.name; }
@@ -73,8 +75,10 @@ TEST_P(WriterRoundTrip, EveryValueReadsBack) {
   const std::string start = "2019-06-01_00:00:00";
   const int frames = 5;
   std::vector<ExpectedFile> files;
+  detail::set_ranks_per_node_for_tests(mode.ranks_per_node);
   {
     Writer writer(model.decomposition(), model.schema(), options);
+    detail::set_ranks_per_node_for_tests(0);  // read once, by the constructor
     for (int t = 0; t < frames; ++t) {
       const std::string date = wrf::add_seconds(start, 3600 * t);
       model.fill(t);
@@ -142,7 +146,13 @@ INSTANTIATE_TEST_SUITE_P(
                       Mode{"messages_splitx_tiny", IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Pack, 0, 4096,
                            true, FileFormat::Cdf2, false},
                       Mode{"messages_one_writer_cdf5", IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Pack, 1,
-                           std::int64_t{1} << 30, true, FileFormat::Cdf5, false}),
+                           std::int64_t{1} << 30, true, FileFormat::Cdf5, false},
+                      // Nodes of 2 ranks: at 3-4 ranks some pieces go through shared memory,
+                      // others as messages, in the same round.
+                      Mode{"two_rank_nodes", IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Pack, 0,
+                           std::int64_t{1} << 30, true, FileFormat::Cdf2, true, 2},
+                      Mode{"two_rank_nodes_tiny_one_writer", IoForm::Pnetcdf, GatherMode::Rearrange,
+                           ReorderMode::Pack, 1, 4096, false, FileFormat::Cdf2, true, 2}),
     [](const ::testing::TestParamInfo<Mode>& p) { return p.param.name; });
 
 }  // namespace
