@@ -30,14 +30,17 @@ std::vector<std::int64_t> compact_positions(const RowSpace& space) {
 }  // namespace
 
 Rearranger::Rearranger(MPI_Comm comm, std::vector<const FieldGeometry*> fields, RearrangeSetup setup)
-    : comm_(comm), setup_(std::move(setup)), space_(std::move(fields)), slabs_(comm, setup_.shared_memory) {
+    : comm_(comm),
+      setup_(std::move(setup)),
+      space_(std::move(fields)),
+      slabs_(setup_.slabs ? setup_.slabs : std::make_shared<NodeSlabs>(comm, setup_.shared_memory)) {
   mpi_check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
   mpi_check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
   nw_ = static_cast<int>(setup_.writers.size());
   for (int w = 0; w < nw_; ++w) {
     if (setup_.writers[static_cast<std::size_t>(w)] == rank_) my_writer_ = w;
   }
-  exchange_ = slabs_.nodes() > 1;
+  exchange_ = slabs_->nodes() > 1;
   pos_ = compact_positions(space_);
   // A chunk holds at least one row, so a limit below a row's bytes is a row.
   const std::int64_t limit = std::max(
@@ -106,7 +109,7 @@ std::int64_t Rearranger::plan(int rounds) {
     std::int64_t send_total = 0, recv_total = 0, slab = 0;
     for (int w = 0; w < nw_; ++w) {
       const int wr = setup_.writers[static_cast<std::size_t>(w)];
-      if (slabs_.same_node(wr)) continue;  // packed straight into its slab
+      if (slabs_->same_node(wr)) continue;  // packed straight into its slab
       const std::int64_t bytes = bytes_of(chunk(t, w), rank_);
       const std::size_t d = base + static_cast<std::size_t>(wr);
       send_counts_[d] = static_cast<int>(std::min<std::int64_t>(bytes, INT_MAX));
@@ -115,7 +118,7 @@ std::int64_t Rearranger::plan(int rounds) {
     }
     if (my_writer_ >= 0) {
       for (int s = 0; s < size_; ++s) {
-        if (slabs_.same_node(s)) continue;
+        if (slabs_->same_node(s)) continue;
         const std::int64_t bytes = bytes_of(chunk(t, my_writer_), s);
         recv_counts_[base + static_cast<std::size_t>(s)] = static_cast<int>(std::min<std::int64_t>(bytes, INT_MAX));
         recv_displs_[base + static_cast<std::size_t>(s)] = static_cast<int>(std::min<std::int64_t>(recv_total, INT_MAX));
@@ -144,7 +147,7 @@ void Rearranger::set_positions(std::vector<std::int64_t> pos, std::int64_t recor
   std::int64_t largest = slab_capacity_;
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce(slab size)");
   check_int_count(largest, "write");  // the same on every rank: all throw or none
-  slabs_.reserve(slab_capacity_);
+  slabs_->reserve(slab_capacity_);
 }
 
 void Rearranger::place(const FileOffsets& offsets) {
@@ -174,7 +177,7 @@ void Rearranger::run_round(int t, std::span<const void* const> data, int record,
 
   // The writers on this node have written their previous round: their slabs may be refilled.
   double t0 = now();
-  slabs_.sync();
+  slabs_->sync();
   double t1 = now();
   times.exchange += t1 - t0;
 
@@ -182,8 +185,8 @@ void Rearranger::run_round(int t, std::span<const void* const> data, int record,
   for (int w = 0; w < nw_; ++w) {
     const int wr = setup_.writers[static_cast<std::size_t>(w)];
     const std::int64_t c = chunk(t, w);
-    if (slabs_.same_node(wr)) {
-      std::byte* slab = slabs_.slab(wr);
+    if (slabs_->same_node(wr)) {
+      std::byte* slab = slabs_->slab(wr);
       const std::int64_t begin = chunk_pos_begin(c);
       space_.for_each_overlap(space_.chunk_begin(c), space_.chunk_end(c), [&](std::size_t f, std::int64_t ra, std::int64_t rb) {
         const FieldGeometry& g = *space_[f].g;
@@ -206,7 +209,7 @@ void Rearranger::run_round(int t, std::span<const void* const> data, int record,
                             recv_counts_.data() + base, recv_displs_.data() + base, MPI_BYTE, comm_),
               "MPI_Alltoallv(rearranger)");
   }
-  slabs_.sync();
+  slabs_->sync();
   double t3 = now();
   times.exchange += t3 - t2;
   if (my_writer_ < 0) return;
@@ -214,7 +217,7 @@ void Rearranger::run_round(int t, std::span<const void* const> data, int record,
   const std::int64_t c = chunk(t, my_writer_);
   const std::int64_t a = space_.chunk_begin(c), b = space_.chunk_end(c);
   const std::int64_t begin = chunk_pos_begin(c);
-  std::byte* slab = slabs_.slab(rank_);
+  std::byte* slab = slabs_->slab(rank_);
   for (int s = 0; s < size_ && exchange_; ++s) {
     if (recv_counts_[base + static_cast<std::size_t>(s)] == 0) continue;
     const std::byte* p = recv_.get() + recv_displs_[base + static_cast<std::size_t>(s)];

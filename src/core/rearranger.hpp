@@ -34,7 +34,11 @@ struct RearrangeSetup {
   std::vector<int> writers;        // ascending ranks that write
   std::int64_t round_limit = 1;    // per rank and round: send + receive + slab bytes
   bool file_bytes = false;         // slabs are big-endian file bytes at file offsets (else requests)
-  bool shared_memory = true;       // pieces for writers on this node go straight into their slab
+  // The writers' slabs. Plans used one after the other (a file's first frame, the frames after
+  // it) share one set, so that it is held once; nullptr: the plan makes its own, with
+  // `shared_memory` saying whether ranks on a writer's node write straight into its slab.
+  std::shared_ptr<NodeSlabs> slabs;
+  bool shared_memory = true;
 };
 
 class Rearranger final : public FramePlan {
@@ -51,7 +55,7 @@ class Rearranger final : public FramePlan {
   void run_round(int t, std::span<const void* const> data, int record, RequestList& out, PhaseTimes& times) override;
   std::int64_t buffer_bytes() const noexcept override { return send_capacity_ + recv_capacity_ + slab_capacity_; }
   std::int64_t max_round_write_bytes() const noexcept override { return slab_capacity_; }
-  void abandon() noexcept override { slabs_.abandon(); }
+  void abandon() noexcept override { slabs_->abandon(); }
 
  private:
   std::int64_t chunk(int t, int w) const noexcept { return static_cast<std::int64_t>(t) * nw_ + w; }
@@ -71,7 +75,7 @@ class Rearranger final : public FramePlan {
   int rank_ = 0, size_ = 1;
   RearrangeSetup setup_;
   RowSpace space_;
-  NodeSlabs slabs_;
+  std::shared_ptr<NodeSlabs> slabs_;
   int nw_ = 1;
   int my_writer_ = -1;  // index into writers, -1 if this rank does not write
   int rounds_ = 1;

@@ -12,6 +12,7 @@
 #include "backend/select_io_form.hpp"
 #include "config/iofields.hpp"
 #include "core/direct_plan.hpp"
+#include "core/node_slabs.hpp"
 #include "core/rearranger.hpp"
 #include "core/writer_impl.hpp"
 #include "util/agree.hpp"
@@ -121,6 +122,7 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
   setup.file_bytes = parallel && backend->takes_file_bytes();
   setup.shared_memory = options.shared_memory_exchange;
   run_and_agree(comm, [&] {
+    if (rearrange) setup.slabs = std::make_shared<detail::NodeSlabs>(comm, options.shared_memory_exchange);
     for (std::size_t kind = 0; kind < 2; ++kind) {
       std::vector<const detail::FieldGeometry*> fields;
       for (int index : plan_fields[kind]) {
