@@ -27,7 +27,11 @@ void RowSpace::split(std::int64_t chunks) {
                                [](std::int64_t b, const Field& f) { return b < f.byte0; });
     const Field& f = *(it - 1);
     const std::int64_t rb = f.g->row_bytes();
-    const std::int64_t row = f.row0 + std::min(f.g->rows(), (target - f.byte0 + rb / 2) / rb);
+    std::int64_t row = f.row0 + std::min(f.g->rows(), (target - f.byte0 + rb / 2) / rb);
+    // A variable without i and j (Z, scalar, Times: rows of one element) stays whole in one
+    // chunk: it is tiny, and Times' bytes must come from the one rank that also hands Times
+    // to PnetCDF.
+    if (f.g->ni == 1 && f.g->nj == 1 && row < f.row0 + f.g->rows()) row = f.row0;
     bounds_[static_cast<std::size_t>(c)] = std::max(bounds_[static_cast<std::size_t>(c - 1)], row);
   }
   bounds_[static_cast<std::size_t>(chunks)] = total_rows_;

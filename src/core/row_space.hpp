@@ -24,7 +24,8 @@ class RowSpace {
   explicit RowSpace(std::vector<const FieldGeometry*> fields);
 
   // Cuts the rows into `chunks` contiguous chunks of whole rows; chunk c starts at the row
-  // nearest to byte c * total_bytes / chunks (monotone, possibly empty chunks).
+  // nearest to byte c * total_bytes / chunks (monotone, possibly empty chunks), never inside a
+  // variable without i and j.
   void split(std::int64_t chunks);
   std::int64_t chunk_begin(std::int64_t c) const noexcept { return bounds_[static_cast<std::size_t>(c)]; }
   std::int64_t chunk_end(std::int64_t c) const noexcept { return bounds_[static_cast<std::size_t>(c + 1)]; }
