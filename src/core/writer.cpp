@@ -91,7 +91,8 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
   removed = detail::apply_iofields(schema, options, comm);  // collective and agreed itself
   run_and_agree(comm, [&] {
     layout = detail::build_stream_layout(schema, decomposition, options);
-    backend = detail::make_backend(options, comm);
+    // A stream that is off (history_interval = 0) writes nothing: no backend, no staging.
+    if (clock.enabled()) backend = detail::make_backend(options, comm);
   });
   for (const VarSpec& v : schema.variables()) index_of.emplace(v.name, static_cast<int>(index_of.size()));
   frame.data.assign(schema.variables().size(), nullptr);
@@ -99,7 +100,7 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
   // Plans: which fields each kind of frame writes, and how they travel. The rearranger carries
   // every variable in the file's order (fixed-size ones first, then Times and the records);
   // the direct plan carries the decomposed ones and rank 0 adds the rest.
-  const bool parallel = backend->parallel();
+  const bool parallel = backend ? backend->parallel() : options.io_form != IoForm::NetcdfSerial;
   const GatherMode gather = parallel ? resolve_gather(options.gather) : GatherMode::Rearrange;
   const ReorderMode reorder = resolve_reorder(options.reorder);
   const std::vector<int> writers = parallel ? spread_writers(options.writer_ranks, size) : std::vector<int>{0};
@@ -119,9 +120,10 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
   detail::RearrangeSetup setup;
   setup.writers = writers;
   setup.round_limit = parallel ? options.max_round_bytes : options.serial_chunk_bytes;
-  setup.file_bytes = parallel && backend->takes_file_bytes();
+  setup.file_bytes = parallel && backend && backend->takes_file_bytes();
   setup.shared_memory = options.shared_memory_exchange;
   run_and_agree(comm, [&] {
+    if (!clock.enabled()) return;
     if (rearrange) setup.slabs = std::make_shared<detail::NodeSlabs>(comm, options.shared_memory_exchange);
     for (std::size_t kind = 0; kind < 2; ++kind) {
       std::vector<const detail::FieldGeometry*> fields;

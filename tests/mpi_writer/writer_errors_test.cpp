@@ -104,6 +104,36 @@ TEST(WriterErrors, PutOfUndefinedVariableFailsEverywhere) {
   }
 }
 
+// history_interval = 0: the stream is off. Frames cost nothing and no file appears, with no
+// backend and no staging behind the Writer.
+TEST(WriterErrors, StreamOffWritesNothing) {
+  const std::string dir = fresh_dir("stream_off");
+  Model model(world(), ModelShape{});
+  OutputOptions o = options_for(dir);
+  o.history_interval_seconds = 0;
+  o.stats_json = dir + "/stats.json";
+  {
+    Writer w(model.decomposition(), model.schema(), o);
+    EXPECT_FALSE(w.stream_enabled());
+    EXPECT_FALSE(w.output_due(date_at(0)));
+    model.fill(0);
+    for (int t = 0; t < 2; ++t) {
+      w.begin_frame(date_at(t));
+      put_all(w, model);
+      w.end_frame();
+    }
+    EXPECT_TRUE(w.current_file().empty());
+    w.close();
+    EXPECT_TRUE(w.statistics().frames.empty());
+  }
+  MPI_Barrier(world());
+  if (my_rank() == 0) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      EXPECT_EQ(entry.path().filename(), "stats.json") << "a stream that is off wrote " << entry.path();
+    }
+  }
+}
+
 TEST(WriterErrors, PutTwiceAndWrongTypeFailEverywhere) {
   const std::string dir = fresh_dir("twice");
   Model model(world(), ModelShape{});
