@@ -47,6 +47,7 @@ std::uint64_t bswap64(std::uint64_t v) { return __builtin_bswap64(v); }
 }  // namespace
 
 void copy_elements(std::byte* dst, const std::byte* src, std::size_t bytes, std::size_t elem, bool big_endian) noexcept {
+  if (bytes == 0) return;  // (memcpy's pointers must not be null, even for 0 bytes)
   if (!big_endian || elem == 1 || std::endian::native == std::endian::big) {
     std::memcpy(dst, src, bytes);
     return;
