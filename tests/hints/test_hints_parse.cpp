@@ -145,6 +145,26 @@ TEST(HintProfile, SyntaxErrorIsConfigErrorWithFileLine) {
   }
 }
 
+// TOML is UTF-8; toml11 3.7 reads past its buffer while reporting invalid UTF-8 in a string, so
+// nwpio checks first and names the place.
+TEST(HintProfile, InvalidUtf8IsConfigErrorWithFileLine) {
+  const std::string text = "[profile.default]\naggregators = 2\nextends = 'ab\xff'\n";
+  const auto path = write_temp("utf8.toml", text);
+  std::vector<std::string> warnings;
+  try {
+    read_profile(path, "default", warnings);
+    FAIL() << "no error";
+  } catch (const nwpio::Error& e) {
+    EXPECT_EQ(e.kind(), nwpio::ErrorKind::Config);
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind(path + ":3:14", 0), 0u) << msg;
+    EXPECT_NE(msg.find("not valid UTF-8"), std::string::npos) << msg;
+  }
+  // Valid multi-byte text (and multi-line strings) still reach the TOML parser.
+  const auto ok = write_temp("utf8_ok.toml", "[profile.default]\n# Überschrift\naggregators = 2\n");
+  EXPECT_NO_THROW(read_profile(ok, "default", warnings));
+}
+
 TEST(HintProfile, MissingProfileAndCycleAreErrors) {
   const auto path = write_temp("cycle.toml", "[profile.a]\nextends = \"b\"\n[profile.b]\nextends = \"a\"\n");
   std::vector<std::string> warnings;
