@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include "config/hints_profile.hpp"
 #include "config/hints_settings.hpp"
@@ -104,64 +105,47 @@ TEST(HintProfile, UnknownKeyWarnsWithNearestValidKey) {
   EXPECT_EQ(p.settings.at("aggregators").value, "2");
 }
 
-TEST(HintProfile, MalformedValueIsConfigErrorWithFileLine) {
-  const std::string text = "[profile.default]\naggregators = 2\n\ncb_buffer_size = \"16 parsecs\"\n";
-  const auto path = write_temp("badvalue.toml", text);
+// Reads profile "default" of the file `name` holding `text`; it must fail with Error(Config):
+// returns the message and the file's path.
+std::pair<std::string, std::string> config_error_of(const std::string& name, const std::string& text) {
+  const auto path = write_temp(name, text);
   std::vector<std::string> warnings;
   try {
     read_profile(path, "default", warnings);
-    FAIL() << "no error";
   } catch (const nwpio::Error& e) {
     EXPECT_EQ(e.kind(), nwpio::ErrorKind::Config);
-    const std::string want = path + ":" + std::to_string(line_of(text, "cb_buffer_size"));
-    EXPECT_EQ(std::string(e.what()).rfind(want + ":", 0), 0u) << e.what();
+    return {e.what(), path};
   }
+  ADD_FAILURE() << "no error for " << name;
+  return {"", path};
+}
+
+TEST(HintProfile, MalformedValueIsConfigErrorWithFileLine) {
+  const std::string text = "[profile.default]\naggregators = 2\n\ncb_buffer_size = \"16 parsecs\"\n";
+  const auto [msg, path] = config_error_of("badvalue.toml", text);
+  const std::string want = path + ":" + std::to_string(line_of(text, "cb_buffer_size"));
+  EXPECT_EQ(msg.rfind(want + ":", 0), 0u) << msg;
 }
 
 TEST(HintProfile, WrongTomlTypeIsConfigErrorWithFileLine) {
-  const std::string text = "[profile.default]\nstripe_count = 4.5\n";
-  const auto path = write_temp("float.toml", text);
-  std::vector<std::string> warnings;
-  try {
-    read_profile(path, "default", warnings);
-    FAIL() << "no error";
-  } catch (const nwpio::Error& e) {
-    EXPECT_EQ(e.kind(), nwpio::ErrorKind::Config);
-    EXPECT_EQ(std::string(e.what()).rfind(path + ":2:", 0), 0u) << e.what();
-  }
+  const auto [msg, path] = config_error_of("float.toml", "[profile.default]\nstripe_count = 4.5\n");
+  EXPECT_EQ(msg.rfind(path + ":2:", 0), 0u) << msg;
 }
 
 TEST(HintProfile, SyntaxErrorIsConfigErrorWithFileLine) {
-  const std::string text = "[profile.default]\naggregators = 2\nstripe_count = = 4\n";
-  const auto path = write_temp("syntax.toml", text);
-  std::vector<std::string> warnings;
-  try {
-    read_profile(path, "default", warnings);
-    FAIL() << "no error";
-  } catch (const nwpio::Error& e) {
-    EXPECT_EQ(e.kind(), nwpio::ErrorKind::Config);
-    const std::string msg = e.what();
-    EXPECT_EQ(msg.rfind(path + ":3:", 0), 0u) << msg;
-  }
+  const auto [msg, path] = config_error_of("syntax.toml", "[profile.default]\naggregators = 2\nstripe_count = = 4\n");
+  EXPECT_EQ(msg.rfind(path + ":3:", 0), 0u) << msg;
 }
 
 // TOML is UTF-8; toml11 3.7 reads past its buffer while reporting invalid UTF-8 in a string, so
 // nwpio checks first and names the place.
 TEST(HintProfile, InvalidUtf8IsConfigErrorWithFileLine) {
-  const std::string text = "[profile.default]\naggregators = 2\nextends = 'ab\xff'\n";
-  const auto path = write_temp("utf8.toml", text);
+  const auto [msg, path] = config_error_of("utf8.toml", "[profile.default]\naggregators = 2\nextends = 'ab\xff'\n");
+  EXPECT_EQ(msg.rfind(path + ":3:14", 0), 0u) << msg;
+  EXPECT_NE(msg.find("not valid UTF-8"), std::string::npos) << msg;
+  // Valid multi-byte text still reaches the TOML parser.
   std::vector<std::string> warnings;
-  try {
-    read_profile(path, "default", warnings);
-    FAIL() << "no error";
-  } catch (const nwpio::Error& e) {
-    EXPECT_EQ(e.kind(), nwpio::ErrorKind::Config);
-    const std::string msg = e.what();
-    EXPECT_EQ(msg.rfind(path + ":3:14", 0), 0u) << msg;
-    EXPECT_NE(msg.find("not valid UTF-8"), std::string::npos) << msg;
-  }
-  // Valid multi-byte text (and multi-line strings) still reach the TOML parser.
-  const auto ok = write_temp("utf8_ok.toml", "[profile.default]\n# Überschrift\naggregators = 2\n");
+  const auto ok = write_temp("utf8_ok.toml", "[profile.default]\n# \u00dcberschrift\naggregators = 2\n");
   EXPECT_NO_THROW(read_profile(ok, "default", warnings));
 }
 
