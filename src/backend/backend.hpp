@@ -41,6 +41,9 @@ struct FileLayout {
   std::int64_t header_reserve_bytes = 0;  // free space left in the header
 };
 
+// Bytes of one record of `var` (record variables), or of the whole variable (fixed ones).
+std::int64_t record_bytes(const FileLayout& layout, const FileLayout::Var& var);
+
 // One hyperslab of one variable, in file index space (record index included for record
 // variables). `data` is contiguous in file order (C order over `count`), native byte order,
 // element type of the variable. Valid until the write() call returns.

@@ -4,16 +4,6 @@ namespace nwpio::detail {
 
 namespace {
 
-// Sizes of a variable: its bytes per record (record variables) or in all.
-std::int64_t var_bytes(const FileLayout& layout, const FileLayout::Var& v) {
-  std::int64_t n = static_cast<std::int64_t>(size_of(v.type));
-  for (int d : v.dims) {
-    const std::int64_t len = layout.dims[static_cast<std::size_t>(d)].length;
-    if (len > 0) n *= len;
-  }
-  return n;
-}
-
 class NullBackend final : public Backend {
  public:
   bool parallel() const noexcept override { return true; }
@@ -26,8 +16,8 @@ class NullBackend final : public Backend {
       for (std::size_t v = 0; v < layout.vars.size(); ++v) {
         if (layout.vars[v].record != (pass == 1)) continue;
         offsets_.var_begin[v] = at;
-        at += var_bytes(layout, layout.vars[v]);
-        if (pass == 1) offsets_.record_size += var_bytes(layout, layout.vars[v]);
+        at += record_bytes(layout, layout.vars[v]);
+        if (pass == 1) offsets_.record_size += record_bytes(layout, layout.vars[v]);
       }
     }
   }

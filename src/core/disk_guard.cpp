@@ -36,10 +36,7 @@ FileExtent share_file_extent(const FileLayout& layout, const LayoutFacts& facts,
         v[0] = 0;  // an offset is missing: do not guess
         break;
       }
-      std::int64_t bytes = static_cast<std::int64_t>(size_of(var.type));
-      for (std::size_t d = var.record ? 1 : 0; d < var.dims.size(); ++d) {
-        bytes *= layout.dims[static_cast<std::size_t>(var.dims[d])].length;
-      }
+      const std::int64_t bytes = record_bytes(layout, var);
       if (!var.record) {
         v[1] = std::max(v[1], it->second + bytes);
         continue;

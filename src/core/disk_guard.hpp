@@ -42,7 +42,6 @@ void check_file_size_limit(const std::string& path, std::int64_t end);
 // close still guards it. Ranks of a parallel write each reserve a slice (reserve_slice): the
 // blocks are then allocated in parallel, as the write itself would, not by one rank alone.
 void reserve_space(const std::string& path, std::int64_t begin, std::int64_t end);
-inline void reserve_space(const std::string& path, std::int64_t end) { reserve_space(path, 0, end); }
 // Slice `rank` of `ranks` of [begin, end): reserve_space of that slice (nothing when empty).
 void reserve_slice(const std::string& path, std::int64_t begin, std::int64_t end, int rank, int ranks);
 

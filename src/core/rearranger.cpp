@@ -124,7 +124,7 @@ std::int64_t Rearranger::plan(int rounds) {
         recv_displs_[base + static_cast<std::size_t>(s)] = static_cast<int>(std::min<std::int64_t>(recv_total, INT_MAX));
         recv_total += bytes;
       }
-      slab = chunk_pos_end(chunk(t, my_writer_)) - chunk_pos_begin(chunk(t, my_writer_));
+      slab = slab_bytes(t);
     }
     send_capacity_ = std::max(send_capacity_, send_total);
     recv_capacity_ = std::max(recv_capacity_, recv_total);
@@ -139,10 +139,7 @@ void Rearranger::set_positions(std::vector<std::int64_t> pos, std::int64_t recor
   record_size_ = record_size;
   slab_capacity_ = 0;
   if (my_writer_ >= 0) {
-    for (int t = 0; t < rounds_; ++t) {
-      const std::int64_t c = chunk(t, my_writer_);
-      slab_capacity_ = std::max(slab_capacity_, chunk_pos_end(c) - chunk_pos_begin(c));
-    }
+    for (int t = 0; t < rounds_; ++t) slab_capacity_ = std::max(slab_capacity_, slab_bytes(t));
   }
   std::int64_t largest = slab_capacity_;
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce(slab size)");

@@ -66,6 +66,10 @@ class Rearranger final : public FramePlan {
   // [begin, end) of chunk c in those positions.
   std::int64_t chunk_pos_begin(std::int64_t c) const noexcept;
   std::int64_t chunk_pos_end(std::int64_t c) const noexcept;
+  // This writer's slab in round t: its chunk from first to last byte, padding included.
+  std::int64_t slab_bytes(int t) const noexcept {
+    return chunk_pos_end(chunk(t, my_writer_)) - chunk_pos_begin(chunk(t, my_writer_));
+  }
   // Plans `rounds` rounds; returns the staging this rank then holds (send + receive + slab).
   std::int64_t plan(int rounds);
   // Sets positions and sizes this rank's slab (collective: NodeSlabs::reserve).

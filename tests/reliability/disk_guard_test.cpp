@@ -75,9 +75,9 @@ TEST(DiskGuard, FileSizeLimitIsEfbigWithTheLimit) {
 
 TEST(DiskGuard, ReservingSpaceKeepsTheSize) {
   const std::string p = temp_file("reserve", 10);
-  EXPECT_NO_THROW(nwpio::detail::reserve_space(p, 1 << 20));
+  EXPECT_NO_THROW(nwpio::detail::reserve_space(p, 0, 1 << 20));
   EXPECT_EQ(fs::file_size(p), 10u) << "the reservation must not change the file's size";
-  EXPECT_THROW(nwpio::detail::reserve_space(p + ".missing", 10), Error);
+  EXPECT_THROW(nwpio::detail::reserve_space(p + ".missing", 0, 10), Error);
   fs::remove(p);
 }
 

@@ -36,7 +36,9 @@ void expect_big_endian_copy(std::size_t n) {
   // Native order: a plain copy.
   std::vector<std::byte> same(n * sizeof(T));
   copy_elements(same.data(), reinterpret_cast<const std::byte*>(src.data()), same.size(), sizeof(T), false);
-  if (n > 0) EXPECT_EQ(0, std::memcmp(same.data(), src.data(), same.size()));
+  if (n > 0) {
+    EXPECT_EQ(0, std::memcmp(same.data(), src.data(), same.size()));
+  }
 }
 
 TEST(CopyElements, BigEndianForEveryElementSizeAndOddLengths) {

@@ -49,14 +49,6 @@ std::vector<std::size_t> wrf_chunk_sizes(const FileLayout& layout, const FileLay
   return chunks;
 }
 
-std::int64_t record_bytes(const FileLayout& layout, const FileLayout::Var& var) {
-  std::int64_t bytes = static_cast<std::int64_t>(size_of(var.type));
-  for (std::size_t d = var.record ? 1 : 0; d < var.dims.size(); ++d) {
-    bytes *= layout.dims[static_cast<std::size_t>(var.dims[d])].length;
-  }
-  return bytes;
-}
-
 std::vector<std::string> cdf2_oversize_variables(const FileLayout& layout) {
   std::vector<std::string> out;
   for (const auto& var : layout.vars) {

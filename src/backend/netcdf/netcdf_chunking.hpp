@@ -27,9 +27,6 @@ bool is_horizontal_field(const FileLayout& layout, const FileLayout::Var& var);
 // netCDF-C's default storage and are not compressed, as in WRF.
 std::vector<std::size_t> wrf_chunk_sizes(const FileLayout& layout, const FileLayout::Var& var);
 
-// Bytes of one record of `var` (record variables), or of the whole variable (fixed ones).
-std::int64_t record_bytes(const FileLayout& layout, const FileLayout::Var& var);
-
 // The variables over CDF-2's (64-bit offset) size limit: one record of a record variable, or a
 // whole fixed variable, above 4 GiB - 4 bytes. netCDF-C (NC_check_vlens at nc_enddef) accepts
 // one such variable only when it is the last of its kind (and a large fixed one only without

@@ -10,6 +10,7 @@
 
 #include "backend/pnetcdf/pnetcdf_check.hpp"
 #include "nwpio/error.hpp"
+#include "util/mpi_call.hpp"
 
 namespace nwpio::detail {
 
@@ -174,10 +175,7 @@ class PnetcdfBackend final : public Backend {
 
   void mpi_io_check(int rc, const std::string& call) const {
     if (rc == MPI_SUCCESS) return;
-    char text[MPI_MAX_ERROR_STRING] = {};
-    int len = 0;
-    MPI_Error_string(rc, text, &len);
-    throw Error(ErrorKind::Io, call + " failed for " + path_ + ": " + std::string(text, static_cast<std::size_t>(len)));
+    throw Error(ErrorKind::Io, call + " failed for " + path_ + ": " + mpi_error_string(rc));
   }
 
   // Collective: every rank calls it, with size 0 when it has nothing (counts are MPI ints:
