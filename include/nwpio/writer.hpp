@@ -4,15 +4,36 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 #include <string_view>
 
 #include "nwpio/decomposition.hpp"
+#include "nwpio/error.hpp"
 #include "nwpio/options.hpp"
 #include "nwpio/schema.hpp"
 #include "nwpio/statistics.hpp"
 
 namespace nwpio {
+
+// An array handed to Writer::put with what the front end knows about it.
+struct ArrayView {
+  const void* data = nullptr;
+  DataType type = DataType::Float;
+  // The array's extents per dimension in its own memory order (first fastest, as Fortran
+  // declares it). Empty: not checked. Otherwise they must equal the variable's memory bounds
+  // ((ims:ime, kms:kme, jms:jme) for XZY, ...; (1:length) over a named dimension; none for a
+  // scalar), or put() fails naming both.
+  std::vector<std::int64_t> extents;
+  // The array's own bounds (0-based half-open, domain indices, k included) when they are not the
+  // stream's memory bounds: WRF's I/O servers hand over exactly the patch. Must contain this
+  // rank's part of the field. Empty: the decomposition's memory box.
+  std::optional<Box> memory;
+  // Pack the data now ("pack on put"): the array may change or go away as soon as put() returns
+  // (WRF's I/O API passes temporaries). Otherwise it is read at end_frame (no copy).
+  bool copy = false;
+};
 
 class Writer {
  public:
@@ -44,6 +65,11 @@ class Writer {
     put(name, static_cast<const void*>(data), DataTypeOf<T>::value);
   }
   void put(std::string_view name, const void* data, DataType type);
+  // The checked form: extents, memory bounds and copying as `array` says.
+  void put(std::string_view name, const ArrayView& array);
+  // A failure the front end found itself (the C API's nwpio_report_error): end_frame() raises
+  // it on every rank, as it raises put()'s own errors.
+  void report_error(const Error& error);
 
   // Collective. Writes the whole frame with one aggregated collective step (split into rounds
   // under OutputOptions::max_round_bytes per rank). Every variable of the stream must have
