@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "nc_header.hpp"
+#include "nc_reader.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_history.hpp"
 #include "synthetic.hpp"

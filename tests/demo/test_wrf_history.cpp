@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "nc_header.hpp"
+#include "nc_reader.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/wrf_history.hpp"

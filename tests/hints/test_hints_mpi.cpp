@@ -22,7 +22,7 @@
 #include "config/hint_session.hpp"
 #include "config/hints_mpiio.hpp"
 #include "nwpio/error.hpp"
-#include "scratch.hpp"
+#include "mpi_support.hpp"
 
 using nwpio::detail::HintSession;
 using nwpio::detail::LayoutFacts;
@@ -30,16 +30,8 @@ using json = nlohmann::json;
 
 namespace {
 
-int rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int nprocs() {
-  int n = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+int rank() { return nwpio::test::my_rank(); }
+int nprocs() { return nwpio::test::nranks(); }
 
 // Which layer this run should get, from the variable the ctest registration sets.
 bool romio_expected() {

@@ -42,20 +42,37 @@ inline bool same_text_everywhere(MPI_Comm comm, const std::string& text) {
   return same == 1;
 }
 
-// Runs `step`, which must throw nwpio::Error on every rank; checks that every rank got the same
-// kind and text, and returns it (empty when this rank threw nothing).
+// Runs `step` on every rank; it must throw nwpio::Error on every rank with the same kind and
+// text. Returns that error (or nullopt, after a gtest failure, when some rank threw nothing).
 inline std::optional<Error> expect_same_error(const std::function<void()>& step, MPI_Comm comm = MPI_COMM_WORLD) {
-  std::optional<Error> caught;
+  std::string text = "no error";
+  ErrorKind kind = ErrorKind::Internal;
+  bool threw = false;
   try {
     step();
   } catch (const Error& e) {
-    caught = e;
+    threw = true;
+    text = e.what();
+    kind = e.kind();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected nwpio::Error, got std::exception: " << e.what();
   }
-  EXPECT_TRUE(caught.has_value()) << "expected an nwpio::Error";
-  const std::string text = caught ? std::string(to_string(caught->kind())) + ": " + caught->what() : "no error";
-  EXPECT_TRUE(same_text_everywhere(comm, text)) << text;
-  return caught;
+  int all_threw = 0, mine = threw ? 1 : 0;
+  MPI_Allreduce(&mine, &all_threw, 1, MPI_INT, MPI_MIN, comm);
+  EXPECT_TRUE(threw) << "expected an nwpio::Error on rank " << rank_of(comm);
+  EXPECT_TRUE(same_text_everywhere(comm, std::string(to_string(kind)) + ": " + text))
+      << "rank " << rank_of(comm) << " got: " << text;
+  if (all_threw == 0) return std::nullopt;
+  return Error(kind, text);
 }
+
+// The same, for callers that want the Error itself (kind Internal, "no error" when none came).
+inline Error expect_error(const std::function<void()>& step, MPI_Comm comm = MPI_COMM_WORLD) {
+  const auto e = expect_same_error(step, comm);
+  return e ? *e : Error(ErrorKind::Internal, "no error");
+}
+
+inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // scratch_dir(name), emptied by rank 0; every rank returns after it exists.
 inline std::string fresh_dir(const std::string& name, MPI_Comm comm = MPI_COMM_WORLD) {

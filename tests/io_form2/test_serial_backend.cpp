@@ -15,7 +15,7 @@
 #include "wrf/wrf_chunking.hpp"
 #include "backend/netcdf/netcdf_serial_backend.hpp"
 #include "layout_fixture.hpp"
-#include "nc_contents.hpp"
+#include "nc_reader.hpp"
 #include "nwpio/error.hpp"
 #include "scratch.hpp"
 
@@ -48,6 +48,7 @@ NcAttribute expected_attribute(const Attribute& a) {
         }
         const auto* p = reinterpret_cast<const unsigned char*>(v.data());
         out.bytes.assign(p, p + v.size() * sizeof(v[0]));
+        out.length = v.size();
       },
       a.value);
   return out;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "nwpio/decomposition.hpp"
+#include "mpi_support.hpp"
 #include "nwpio/schema.hpp"
 
 namespace nwpio::test {
@@ -77,8 +78,5 @@ void check_file(const ExpectedFile& f, const Schema& schema, const ModelShape& s
 
 // Runs ncvalidator (path from NWPIO_NCVALIDATOR) on `path`; true if it passes.
 bool ncvalidator_ok(const std::string& path);
-
-// The same text on every rank? (compares with rank 0's)
-bool same_on_all_ranks(MPI_Comm comm, const std::string& text);
 
 }  // namespace nwpio::test

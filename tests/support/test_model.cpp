@@ -377,17 +377,4 @@ bool ncvalidator_ok(const std::string& path) {
   return std::system(cmd.c_str()) == 0;
 }
 
-bool same_on_all_ranks(MPI_Comm comm, const std::string& text) {
-  int len = static_cast<int>(text.size());
-  MPI_Bcast(&len, 1, MPI_INT, 0, comm);
-  std::string root(static_cast<std::size_t>(len), '\0');
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) root = text;
-  MPI_Bcast(root.data(), len, MPI_CHAR, 0, comm);
-  int same = root == text ? 1 : 0, all = 0;
-  MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all == 1;
-}
-
 }  // namespace nwpio::test
