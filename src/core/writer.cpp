@@ -55,8 +55,10 @@ ResolvedStream resolve_stream(const OutputOptions& options, MPI_Comm comm) {
   ResolvedStream r;
   int rank = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  run_and_agree(comm, [&] { r.traits = backend_traits(options, rank); });
-  r.enabled = OutputClock(options).enabled();
+  run_and_agree(comm, [&] {
+    r.traits = backend_traits(options, rank);
+    r.enabled = OutputClock(options).enabled();
+  });
   r.config = resolve_stream_config(options, comm, r.enabled && r.traits.writes_file);
   r.config.options.io_form = r.traits.io_form;
   return r;
