@@ -219,7 +219,7 @@ std::vector<CaseResult> run_all(const BenchOptions& options, std::vector<Case> c
   HintOptions hints;
   hints.profile_file = options.hints_file;
   hints.profile = options.hints_profile;
-  hints.log_report = false;
+  hints.report = HintReport::Off;
   for (const auto& h : options.hints) hints.overrides[h.substr(0, h.find('='))] = h.substr(h.find('=') + 1);
 
   std::vector<CaseResult> results;

@@ -20,7 +20,7 @@ using namespace hints;
 struct HintSession::Impl {
   MPI_Info info = MPI_INFO_NULL;
   int rank = 0;
-  bool log = true;
+  IoForm io_form = IoForm::Pnetcdf;
   // Rank 0 only: what the report needs.
   Resolved resolved;
   MpiIo io;
@@ -65,7 +65,7 @@ HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI
                                  std::int64_t expected_file_bytes, bool contiguous_writers) {
   HintSession s;
   mpi_check(MPI_Comm_rank(comm, &s.impl_->rank), "MPI_Comm_rank");
-  s.impl_->log = options.log_report;
+  s.impl_->io_form = io_form;
   std::string packed;
   run_and_agree(comm, [&] {
     if (s.impl_->rank != 0) return;
@@ -116,7 +116,8 @@ MPI_Info HintSession::info() const noexcept { return impl_ ? impl_->info : MPI_I
 
 void HintSession::set_record_variables(std::set<std::string> names) { impl_->record_vars = std::move(names); }
 
-std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts) {
+std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts,
+                                           const std::string& final_name) {
   Impl& im = *impl_;
   if (im.rank != 0) return "{\"file\":\"" + file + "\",\"note\":\"the hint report is built on rank 0\"}";
   if (im.entries.empty()) return "{}";  // a default-constructed session: nothing resolved
@@ -125,8 +126,10 @@ std::string HintSession::verify_and_report(const std::string& file, const Layout
   auto records = im.record_vars;
   if (!records && facts.known) records = facts.record_vars;
   verify(entries, im.io, ff, facts, records);
-  std::string json = report_json(file, im.resolved, im.io, entries, ff, facts);
-  if (im.log) std::fprintf(stderr, "%s\n", report_text(json).c_str());
+  const ReportFile which{file, final_name, im.io_form == IoForm::Pnetcdf, static_cast<int>(im.io_form)};
+  std::string json = report_json(which, im.resolved, im.io, entries, ff, facts);
+  if (im.resolved.report == HintReport::Full) std::fprintf(stderr, "%s\n", report_text(json).c_str());
+  if (im.resolved.report == HintReport::Summary) std::fprintf(stderr, "%s\n", report_summary(json).c_str());
   return json;
 }
 

@@ -39,10 +39,12 @@ class HintSession {
   void set_record_variables(std::set<std::string> names);
 
   // After create(): checks what took effect. Not collective. On rank 0 (which holds the facts
-  // from the backend) returns the full report as JSON text and, unless options.log_report is
-  // false, prints it in human-readable form to stderr; other ranks return a stub object.
-  // `file` is the path that was opened (statfs and the Lustre layout are read from it).
-  std::string verify_and_report(const std::string& file, const LayoutFacts& facts);
+  // from the backend) returns the full report as JSON text and prints it to stderr as the
+  // resolved HintReport asks (one summary line, the full table, or nothing); other ranks return
+  // a stub object. `file` is the path that was opened (statfs and the Lustre layout are read
+  // from it); `final_name` the name the complete file gets (what the report names).
+  std::string verify_and_report(const std::string& file, const LayoutFacts& facts,
+                                const std::string& final_name = {});
 
  private:
   struct Impl;

@@ -126,7 +126,7 @@ void Writer::Impl::open_file(const std::string& date) {
   const detail::LayoutFacts facts = rank == 0 ? backend->layout_facts() : detail::LayoutFacts{};
   extent = detail::share_file_extent(layout.file, facts, comm);
   std::string report;
-  run_and_agree(comm, [&] { report = hints.verify_and_report(temp, facts); });
+  run_and_agree(comm, [&] { report = hints.verify_and_report(temp, facts, path); });
   stats.attachments.emplace_back("hints:" + name, std::move(report));
 }
 
