@@ -163,9 +163,10 @@ check_hint_report() {
   local files=$1 layer=$2 hints=$3 profile=$4 n
   n=$(grep -c '^nwpio hints: ' "$LOG" || true)
   ((n == files)) || fail "log.$JOBID has $n hint reports ('nwpio hints: ...'), expected one per file: $files"
-  n=$(grep '^nwpio hints: ' "$LOG" | grep -c " via $layer " || true)
+  n=$(grep '^nwpio hints: ' "$LOG" | grep -c " via $layer: " || true)
   ((n == files)) || fail "log.$JOBID: $((files - n)) hint report(s) not via $layer"
-  n=$(grep -cF "profile $(realpath "$hints") [$profile]" "$LOG" || true)
+  # The one-line summary (the default): "... via ROMIO: profile [name] of /path/file.toml; set ..."
+  n=$(grep '^nwpio hints: ' "$LOG" | grep -cF "profile [$profile] of $(realpath "$hints")" || true)
   ((n == files)) || fail "log.$JOBID: $n hint report(s) name the profile $hints [$profile], expected $files"
 }
 
