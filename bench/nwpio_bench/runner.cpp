@@ -16,6 +16,7 @@
 #include "method.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/wrf_decompose.hpp"
+#include "raw_variants.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
 
@@ -23,7 +24,6 @@ namespace nwpio::bench {
 
 std::unique_ptr<Method> make_writer_method(const std::string& name);
 std::unique_ptr<Method> make_wrf_style_method();
-std::unique_ptr<Method> make_raw_method(bool swap);
 std::unique_ptr<Method> make_reorder_method(bool datatype);
 
 namespace {
@@ -33,8 +33,7 @@ using detail::mpi_check;
 std::unique_ptr<Method> make_method(const std::string& name) {
   if (auto m = make_writer_method(name)) return m;
   if (name == "wrf-style") return make_wrf_style_method();
-  if (name == "ceiling") return make_raw_method(false);
-  if (name == "netcdf-floor") return make_raw_method(true);
+  if (auto m = make_raw_variant_method(name)) return m;
   if (name == "reorder-pack") return make_reorder_method(false);
   if (name == "reorder-datatype") return make_reorder_method(true);
   throw Error(ErrorKind::InvalidArgument, "unknown method " + name);
@@ -169,6 +168,39 @@ void run_one(MethodState& st, const CaseContext& ctx, int rep, RunInfo& info) {
   clean_dir(comm, ctx.rank, ctx.dir);
 }
 
+// `ceiling` and `netcdf-floor` name families of raw variants (raw_variants.hpp): every variant
+// runs as a method of its own, in the same alternating repetitions as the others.
+std::vector<std::string> expand_methods(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (const std::string& name : names) {
+    if (name == "ceiling" || name == "netcdf-floor") {
+      for (const auto& v : raw_method_names(name == "netcdf-floor")) out.push_back(v);
+    } else {
+      out.push_back(name);
+    }
+  }
+  return out;
+}
+
+// The row `name` of a case: the fastest (lowest median) of the methods starting with `prefix`,
+// its numbers as measured, its mode saying which variant it is.
+void add_best_of(std::vector<MethodResult>& methods, const std::string& name, const std::string& prefix) {
+  const MethodResult* best = nullptr;
+  int candidates = 0;
+  for (const MethodResult& m : methods) {
+    if (m.method.rfind(prefix, 0) != 0) continue;
+    ++candidates;
+    if (!best || m.median < best->median) best = &m;
+  }
+  if (!best) return;
+  MethodResult row = *best;
+  row.method = name;
+  row.best_of = best->method;
+  row.mode = "fastest of " + std::to_string(candidates) + " " + prefix + "* variants: " + best->method + " (" +
+             best->mode + ")";
+  methods.push_back(std::move(row));
+}
+
 void summarize(MethodState& st) {
   MethodResult& r = st.result;
   r.median = median_of(r.seconds);
@@ -238,9 +270,12 @@ std::vector<CaseResult> run_all(const BenchOptions& options, std::vector<Case> c
     });
     cr.model_bytes_per_rank = gather_all(comm, model->memory_bytes(), size);
     cr.largest_variable_bytes = largest_variable(c);
-    detail::HintSession session;
+    detail::HintSession session, slab_session;
     detail::run_and_agree(comm, [&] {
       session = detail::HintSession::resolve(hints, IoForm::Pnetcdf, comm, c.frame_bytes + (64 << 10));
+    });
+    detail::run_and_agree(comm, [&] {
+      slab_session = detail::HintSession::resolve(hints, IoForm::Pnetcdf, comm, c.frame_bytes + (64 << 10), true);
     });
     if (info.hints_report_json.empty()) {
       std::string report = session.verify_and_report(run_dir, detail::LayoutFacts{});
@@ -257,9 +292,10 @@ std::vector<CaseResult> run_all(const BenchOptions& options, std::vector<Case> c
     ctx.rank = rank;
     ctx.size = size;
     ctx.info = session.info();
+    ctx.info_slabs = slab_session.info();
 
     std::vector<MethodState> states;
-    for (const std::string& name : options.methods) {
+    for (const std::string& name : expand_methods(options.methods)) {
       MethodState st;
       st.method = make_method(name);
       st.result.method = name;
@@ -277,6 +313,8 @@ std::vector<CaseResult> run_all(const BenchOptions& options, std::vector<Case> c
       summarize(st);
       cr.methods.push_back(std::move(st.result));
     }
+    add_best_of(cr.methods, "ceiling", "raw-");
+    add_best_of(cr.methods, "netcdf-floor", "floor-");
     cr.bench_case = std::move(c);
     results.push_back(std::move(cr));
   }
