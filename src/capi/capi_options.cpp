@@ -19,7 +19,7 @@ int nwpio_set_hint_report(nwpio_stream* stream, const char* level) {
       throw Error(ErrorKind::State, "nwpio_set_hint_report after the first nwpio_begin_frame: the report is set");
     }
     try {
-      s.options.hints.report = nwpio::detail::hints::parse_hint_report(level, "nwpio_set_hint_report");
+      s.options.hints.report = nwpio::detail::hints::parse_hint_report(level, "");  // guard names the call
     } catch (const Error& e) {
       throw Error(ErrorKind::InvalidArgument, e.what());
     }

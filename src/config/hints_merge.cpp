@@ -82,7 +82,8 @@ HintReport parse_hint_report(const std::string& text, const std::string& origin)
   if (lower == "off") return HintReport::Off;
   if (lower == "summary") return HintReport::Summary;
   if (lower == "full") return HintReport::Full;
-  throw Error(ErrorKind::Config, origin + ": hint report '" + text + "' is not one of off, summary, full");
+  throw Error(ErrorKind::Config, (origin.empty() ? "" : origin + ": ") + "hint report '" + text +
+                                     "' is not one of off, summary, full");
 }
 
 const char* to_string(HintReport report) noexcept {

@@ -46,7 +46,8 @@ struct Resolved {
   std::string report_origin = "default";    // which level chose it
 };
 
-// "off", "summary" or "full" (case-insensitive). Throws Error(Config) naming `origin` otherwise.
+// "off", "summary" or "full" (case-insensitive). Throws Error(Config) naming `origin` (when not
+// empty) otherwise.
 HintReport parse_hint_report(const std::string& text, const std::string& origin);
 const char* to_string(HintReport report) noexcept;
 
