@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -123,18 +124,22 @@ TEST_F(BenchJson, RatiosAndRatesFollowFromTheMedians) {
   }
 }
 
-// The ceiling is the fastest raw-* variant and the netcdf-floor the fastest floor-* variant,
-// each row carrying that variant's own numbers and naming it.
+// The netcdf-floor is the fastest floor-* variant and the ceiling the fastest of all raw-* and
+// floor-* variants (every one writes the frame's bytes), each row carrying that variant's own
+// numbers and naming it; so the ceiling is never slower than the floor.
 TEST_F(BenchJson, CeilingAndFloorAreTheFastestVariants) {
   for (auto& [label, methods] : by_case) {
-    for (const auto& [row, prefix] : {std::pair<std::string, std::string>{"ceiling", "raw-"}, {"netcdf-floor", "floor-"}}) {
+    for (const auto& [row, prefixes] :
+         {std::pair<std::string, std::vector<std::string>>{"ceiling", {"raw-", "floor-"}}, {"netcdf-floor", {"floor-"}}}) {
       std::string best;
       double best_median = 0;
-      for (const auto& v : kRawVariants) {
-        const double med = methods[prefix + v]["seconds_median"];
-        if (best.empty() || med < best_median) {
-          best = prefix + v;
-          best_median = med;
+      for (const auto& prefix : prefixes) {
+        for (const auto& v : kRawVariants) {
+          const double med = methods[prefix + v]["seconds_median"];
+          if (best.empty() || med < best_median) {
+            best = prefix + v;
+            best_median = med;
+          }
         }
       }
       const json& r = methods[row];
@@ -143,6 +148,7 @@ TEST_F(BenchJson, CeilingAndFloorAreTheFastestVariants) {
       EXPECT_EQ(r["seconds"], methods[best]["seconds"]) << label << ": " << row;
       EXPECT_NE(r["mode"].get<std::string>().find(best), std::string::npos) << r["mode"];
     }
+    EXPECT_LE(methods["ceiling"]["seconds_median"].get<double>(), methods["netcdf-floor"]["seconds_median"].get<double>());
   }
 }
 
