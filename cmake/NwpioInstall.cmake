@@ -2,7 +2,8 @@
 # pkg-config files nwpio.pc (C/C++) and nwpiof.pc (Fortran, for mpif90 + make builds such as
 # configure.wrf), and the CMake package nwpio (find_package(nwpio): nwpio::nwpio, nwpio::fortran).
 # Everything here is install component "nwpio": `cmake --install build --component nwpio`
-# installs the library package alone (the tools have their own rules).
+# installs the library package alone. The programs (nwpio-check, nwpio-demo, nwpio-bench) are
+# component "tools"; a plain `cmake --install build --prefix P` installs both.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -78,3 +79,15 @@ install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc DESTINATION ${CMAKE_INSTALL
 if(NWPIO_HAVE_FORTRAN)
   install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
 endif()
+
+# ---- programs ------------------------------------------------------------------------------
+# nwpio-check, nwpio-demo and nwpio-bench into <prefix>/bin. Their RUNPATH reaches libnwpio
+# relative to themselves ($ORIGIN/../lib), so they run from any prefix, moved or not, without
+# LD_LIBRARY_PATH (tests/install). slurm/README.md: NWPIO_BIN=<prefix>/bin.
+file(RELATIVE_PATH NWPIO_BIN_TO_LIB /nwpio-prefix/${CMAKE_INSTALL_BINDIR} /nwpio-prefix/${CMAKE_INSTALL_LIBDIR})
+foreach(program IN ITEMS nwpio-check nwpio-demo nwpio-bench)
+  if(TARGET ${program})
+    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/${NWPIO_BIN_TO_LIB}")
+    install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  endif()
+endforeach()

@@ -38,8 +38,10 @@ nwpio_build() {
   local dir=${1:-$NWPIO_ROOT/build}
   shift || true
   nwpio_log "configuring $dir $*"
-  cmake -S "$NWPIO_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.configure.log" 2>&1 ||
-    { cat "$dir.configure.log" >&2; return 1; }
+  # The configure log lives inside the build folder (never beside it, in the checkout).
+  mkdir -p "$dir"
+  cmake -S "$NWPIO_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir/configure.log" 2>&1 ||
+    { cat "$dir/configure.log" >&2; return 1; }
   nwpio_log "building $dir with $NWPIO_JOBS jobs"
   # progress lines are dropped; warnings and errors are shown; the status is cmake's
   local target=()

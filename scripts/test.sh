@@ -10,8 +10,10 @@ set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 # Slurm and munge for the job-script tests; python3 is the tests' independent reader of TOML/JSON;
 # strace proves the fsync-before-rename order; clang, its runtime and llvm-symbolizer for the
-# fuzzers and the sanitizer reports.
-nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14
+# fuzzers and the sanitizer reports; cdo and Debian's xarray + netCDF4 read the files' dates as
+# users' tools do (tests/demo/dates_case.sh).
+nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14 \
+  cdo python3-xarray python3-netcdf4
 t0=$SECONDS
 stage() { nwpio_log "=== $* ($((SECONDS - t0)) s)"; }
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }

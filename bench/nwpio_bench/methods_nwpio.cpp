@@ -42,7 +42,7 @@ class WriterMethod final : public Method {
     o.fsync_before_rename = ctx.options->fsync && io_form_ != IoForm::Null;
     if (ctx.options->round_mb > 0) o.max_round_bytes = static_cast<std::int64_t>(ctx.options->round_mb * 1e6);
     o.shared_memory_exchange = shared_memory_;
-    o.hints.log_report = false;
+    o.hints.report = HintReport::Off;
     o.hints.profile_file = ctx.options->hints_file;
     o.hints.profile = ctx.options->hints_profile;
     for (const auto& h : ctx.options->hints) o.hints.overrides[h.substr(0, h.find('='))] = h.substr(h.find('=') + 1);

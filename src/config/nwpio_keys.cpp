@@ -28,6 +28,8 @@ std::int64_t non_negative(const NwpioValue& v) {
 constexpr std::array<std::string_view, 3> kGatherNames{"auto", "rearrange", "direct"};
 constexpr std::array<std::string_view, 3> kReorderNames{"auto", "pack", "datatype"};
 constexpr std::array<std::string_view, 2> kFormatNames{"cdf2", "cdf5"};
+// In the order of HintReport.
+constexpr std::array<std::string_view, 3> kHintReportNames{"off", "summary", "full"};
 
 const NwpioKey kKeys[] = {
     // --- files ------------------------------------------------------------------------------
@@ -77,6 +79,10 @@ const NwpioKey kKeys[] = {
      [](OutputOptions& o, const NwpioValue& v) { o.hints.namelist.profile = v.string(); }},
     {"hints", "string", "single hint settings 'key=value;key=value' (same syntax as NWPIO_HINTS)",
      [](OutputOptions& o, const NwpioValue& v) { o.hints.namelist.assignments = v.string(); }},
+    {"hint_report", "string", "hint report per file on rank 0: 'summary' (one line, default), 'full' (the table) or 'off'",
+     [](OutputOptions& o, const NwpioValue& v) {
+       o.hints.namelist.report = static_cast<HintReport>(v.choice(kHintReportNames));
+     }},
 };
 
 std::string valid_keys() {

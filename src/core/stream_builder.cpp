@@ -93,6 +93,12 @@ void StreamBuilder::set_global_attribute(Attribute attribute) {
 }
 void StreamBuilder::set_wrf_grid_attributes() { wrf::set_grid_attributes(impl_->schema, domain().domain()); }
 
+void StreamBuilder::set_hint_report(HintReport report) {
+  impl_->require_defining("set_hint_report");
+  impl_->resolved.config.options.hints.report = report;
+  impl_->resolved.config.hints.set_report(report);
+}
+
 const Schema& StreamBuilder::schema() const noexcept { return impl_->schema; }
 const OutputOptions& StreamBuilder::options() const noexcept { return impl_->resolved.config.options; }
 bool StreamBuilder::output_due(std::string_view date) const { return impl_->clock.due(date); }

@@ -92,7 +92,7 @@ void Writer::Impl::open_file(const std::string& date) {
   // Per file only what depends on its size: the hints were resolved when the stream opened.
   detail::HintSession hints;
   run_and_agree(comm, [&] {
-    hints = detail::HintSession::for_file(config.hints, comm, traits.uses_mpiio, expected, contiguous_slabs);
+    hints = detail::HintSession::for_file(config.hints, comm, traits.io_form, traits.uses_mpiio, expected, contiguous_slabs);
   });
   try {
     run_and_agree(comm, [&] {

@@ -39,6 +39,11 @@ program fortran_errors_test
   call expect(rc, 'NWPIO_REAL4', 'unknown kind')
   call nwpio_put_global_att(s, '', 1, rc)
   call expect(rc, 'blank', 'blank attribute name')
+  ! The hint report level: an unknown word is an error, a known one is taken.
+  call nwpio_set_hint_report(s, 'verbose', rc)
+  call expect(rc, 'not one of off, summary, full', 'unknown hint report level')
+  call nwpio_set_hint_report(s, 'summary', rc)
+  call expect_ok(rc, 'set_hint_report summary')
 
   call nwpio_def_var(s, 'U', NWPIO_REAL4, 'XZY', 'X', 'x-wind component', 'm s-1', rc)
   call expect_ok(rc, 'def_var U')

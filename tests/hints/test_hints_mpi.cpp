@@ -172,7 +172,7 @@ TEST(HintSessionMpi, DetectsTheLayerThisRunUses) {
 // Opens a file with `overrides`, returns rank 0's report (empty JSON elsewhere) and the facts.
 std::pair<json, LayoutFacts> open_with(const std::map<std::string, std::string>& overrides, const std::string& name) {
   nwpio::HintOptions o;
-  o.log_report = false;
+  o.report = nwpio::HintReport::Off;
   o.overrides = overrides;
   HintSession s = HintSession::resolve(o, nwpio::IoForm::Pnetcdf, MPI_COMM_WORLD, 0);
   const std::string path = nwpio::test::scratch_dir(name);
@@ -205,7 +205,7 @@ TEST(HintSessionMpi, AlignmentVerifiedThroughTheRealHeaderExtent) {
 
 TEST(HintSessionMpi, ReportAgreesWithWhatTheImplementationPrinted) {
   nwpio::HintOptions o;
-  o.log_report = rank() == 0;
+  o.report = rank() == 0 ? nwpio::HintReport::Full : nwpio::HintReport::Off;
   o.overrides = {{"aggregators", "2"},      {"cb_buffer_size", "4MiB"},    {"collective_write", "true"},
                  {"stripe_count", "4"},     {"stripe_size", "1MiB"},       {"lustre_ds_in_coll", "false"},
                  {"lustre_lockahead", "true"}, {"romio_cb_read", "disable"}};
@@ -277,7 +277,7 @@ TEST(HintSessionMpi, ReportAgreesWithWhatTheImplementationPrinted) {
 
 TEST(HintSessionMpi, NoIndepRwReenablesCollectiveBuffering) {
   nwpio::HintOptions o;
-  o.log_report = false;
+  o.report = nwpio::HintReport::Off;
   o.overrides = {{"collective_write", "false"}, {"no_indep_rw", "true"}};
   HintSession s = HintSession::resolve(o, nwpio::IoForm::Pnetcdf, MPI_COMM_WORLD, 0);
   const std::string path = nwpio::test::scratch_dir("noindep.nc");

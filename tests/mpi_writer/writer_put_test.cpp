@@ -20,7 +20,7 @@ OutputOptions options_for(const std::string& dir) {
   OutputOptions o;
   o.output_dir = dir;
   o.print_timing = false;
-  o.hints.log_report = false;
+  o.hints.report = HintReport::Off;
   o.frames_per_file = 3;
   o.nocolons = true;  // io_form 2 too: ncvalidator cannot open a name with ':'
   return o;

@@ -29,7 +29,7 @@ inline OutputOptions options_for(const std::string& dir) {
   OutputOptions o;
   o.output_dir = dir;
   o.print_timing = false;
-  o.hints.log_report = false;
+  o.hints.report = HintReport::Off;
   return o;
 }
 
