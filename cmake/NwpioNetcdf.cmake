@@ -58,8 +58,12 @@ if(NWPIO_NETCDF_FLAVOR STREQUAL "mpi")
   get_filename_component(netCDF_DIR "${_nwpio_netcdf_mpi_prefix}/cmake/netCDF" REALPATH)
   find_package(netCDF REQUIRED CONFIG NO_DEFAULT_PATH PATHS "${netCDF_DIR}")
   get_target_property(_nwpio_nc_inc netCDF::netcdf INTERFACE_INCLUDE_DIRECTORIES)
+  # Its INTERFACE_LINK_LIBRARIES list the shared library's own private dependencies (HDF5, curl,
+  # blosc, ...), some of whose -dev packages need not be installed; libnetcdf_mpi.so carries
+  # them itself (DT_NEEDED), so a consumer links the library alone.
   set_target_properties(netCDF::netcdf PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES "${_nwpio_netcdf_mpi_prefix}/include;${_nwpio_nc_inc}")
+    INTERFACE_INCLUDE_DIRECTORIES "${_nwpio_netcdf_mpi_prefix}/include;${_nwpio_nc_inc}"
+    INTERFACE_LINK_LIBRARIES "")
   set(NWPIO_HAVE_NETCDF_PAR ON)
   message(STATUS "nwpio: netCDF-C: mpi (libnetcdf_mpi, parallel HDF5): io_form 2 and 13")
 else()
