@@ -17,7 +17,9 @@ const std::vector<std::string>& all_method_names() {
 }
 
 const std::vector<std::string>& extra_method_names() {
-  static const std::vector<std::string> names = {"nwpio-io11-direct-datatype", "reorder-pack", "reorder-datatype"};
+  static const std::vector<std::string> names = {"nwpio-io11-direct-datatype", "reorder-pack", "reorder-datatype",
+                                                 // compressed netCDF-4 (method_wrf_netcdf.cpp, methods_nwpio.cpp)
+                                                 "nwpio-io13", "nwpio-io13-gbr3", "wrf-io13", "wrf-io2"};
   return names;
 }
 
@@ -45,8 +47,10 @@ std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, 
       "WRF's own PnetCDF pattern, nwpio io_form 2, the null backend, raw MPI-IO and raw MPI-IO plus one "
       "byte-swap pass) in alternating repetitions and reports median seconds, MB/s, ratios and peak RSS."};
   app.get_formatter()->column_width(36);
-  app.add_option("--workload", o.workload, "wrf (202-variable history frame), haps (1 km HAPS grid), matrix")
-      ->check(CLI::IsMember({"wrf", "haps", "matrix"}))
+  app.add_option("--workload", o.workload,
+                 "wrf (202-variable history frame), haps (1 km HAPS grid), matrix, wrfreal (the real WRF 4.7.1 "
+                 "supercell fields, tiled; workload_real.hpp)")
+      ->check(CLI::IsMember({"wrf", "haps", "matrix", "wrfreal"}))
       ->required();
   auto* we = app.add_option("--e-we", o.e_we, "west-east staggered count (wrf/matrix default 426; haps 1281)")
                  ->check(CLI::Range(3, 1 << 20));
