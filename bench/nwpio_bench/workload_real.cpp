@@ -2,7 +2,9 @@
 
 #include <netcdf.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,7 +15,18 @@
 namespace nwpio::bench {
 namespace {
 
-const char* source_path() { return NWPIO_REAL_WRFOUT; }
+// NWPIO_REAL_WRFOUT in the environment, else ../shared beside the checkout (CI), else two levels
+// up (a git worktree under wt/).
+const char* source_path() {
+  static const std::string path = [] {
+    if (const char* env = std::getenv("NWPIO_REAL_WRFOUT"); env && *env) return std::string(env);
+    for (const char* p : {NWPIO_REAL_WRFOUT, NWPIO_REAL_WRFOUT_WORKTREE}) {
+      if (std::filesystem::exists(p)) return std::string(p);
+    }
+    return std::string(NWPIO_REAL_WRFOUT);
+  }();
+  return path.c_str();
+}
 
 void check(int rc, const std::string& what) {
   if (rc != NC_NOERR) throw Error(ErrorKind::Netcdf, std::string(what) + " failed for " + source_path() + ": " + nc_strerror(rc));
