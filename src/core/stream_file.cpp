@@ -13,6 +13,7 @@
 #include "core/fault_injection.hpp"
 #include "core/filename.hpp"
 #include "core/writer_impl.hpp"
+#include "layout/storage_report.hpp"
 #include "util/agree.hpp"
 
 namespace nwpio {
@@ -130,6 +131,11 @@ void Writer::Impl::open_file(const std::string& date) {
   std::string report;
   run_and_agree(comm, [&] { report = hints.verify_and_report(temp, facts, path); });
   stats.attachments.emplace_back("hints:" + name, std::move(report));
+  // Chunked formats: the chunk shape and filters of every variable (which rank owns which chunk
+  // follows from them and the writers' shares; docs/COMPRESSION.md).
+  if (std::string storage = detail::storage_report_json(layout.file); !storage.empty()) {
+    stats.attachments.emplace_back("storage:" + name, std::move(storage));
+  }
 }
 
 double Writer::Impl::close_file() {

@@ -4,6 +4,8 @@
 #include <limits>
 #include <map>
 
+#include "config/compression_settings.hpp"
+#include "layout/writer_chunks.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "wrf/wrf_chunking.hpp"
@@ -66,6 +68,42 @@ void set_file_boxes(FieldGeometry& g, const VarSpec& spec, const Grid& d) {
     }
     if (f.empty()) f = Box{};
     g.file_boxes.push_back(f);
+  }
+}
+
+// io_form 13: chunks along the writers' shares, the filters of the compression settings on the
+// fields with i and j, and each field's cut rule (so that the rearranger's shares keep chunks whole).
+void set_writer_chunks(StreamLayout& out, const OutputOptions& options, std::size_t ranks) {
+  FileLayout& file = out.file;
+  const CompressionSettings settings = CompressionSettings::parse(options);
+  std::vector<std::pair<std::string, DataType>> names;
+  for (const FieldGeometry& g : out.fields) names.emplace_back(g.name, g.type);
+  settings.check_variables(names);
+  const int writers = options.writer_ranks <= 0 ? static_cast<int>(ranks)
+                                                 : std::min(options.writer_ranks, static_cast<int>(ranks));
+  for (std::size_t v = 0; v < file.vars.size(); ++v) {
+    FileLayout::Var& var = file.vars[v];
+    const FieldStorage st = settings.for_variable(var.name, var.type);
+    std::string origin = "chunk rule";
+    if (!st.chunk.empty()) {
+      var.chunks.clear();
+      if (var.record) var.chunks.push_back(1);
+      for (std::int64_t c : st.chunk) var.chunks.push_back(static_cast<std::size_t>(c));
+      origin = st.chunk_origin;
+    } else {
+      var.chunks = writer_chunk_shape(file, var, writers, options.chunk_max_bytes);
+    }
+    const RowCut cut = row_cut_of(file, var, origin);
+    const bool horizontal = var.dims.size() - (var.record ? 1 : 0) >= 2;
+    if (horizontal && var.type != DataType::Char) {
+      var.filters.shuffle = st.shuffle;
+      var.filters.deflate_level = st.deflate ? st.deflate_level : 0;
+      var.filters.quantize = static_cast<int>(st.quantize);
+      var.filters.quantize_digits = st.quantize_digits;
+    }
+    if (v == 0) continue;  // Times: not in out.fields
+    out.fields[v - 1].cut_period = cut.period;
+    out.fields[v - 1].cut_step = cut.step;
   }
 }
 
@@ -217,7 +255,7 @@ StreamLayout build_stream_layout(const Schema& schema, const Grid& d, const Outp
 
   // Times first (varid 0), then the schema's variables in schema order.
   file.vars.push_back({"Times", DataType::Char, {dim_index.at(std::string(wrf::kTime)),
-                                                 dim_index.at(std::string(wrf::kDateStrLen))}, {}, true, {}});
+                                                 dim_index.at(std::string(wrf::kDateStrLen))}, {}, true, {}, {}});
   out.times = times_geometry(d.patches.size());
   out.record_bytes = wrf::kDateStrLenValue;
   std::string cdf5_reason;  // why CDF-2 cannot hold the file (empty: it can)
@@ -229,7 +267,7 @@ StreamLayout build_stream_layout(const Schema& schema, const Grid& d, const Outp
   const auto& specs = schema.variables();
   for (std::size_t s = 0; s < specs.size(); ++s) {
     const VarSpec& spec = specs[s];
-    FileLayout::Var v{spec.name, spec.type, {}, spec.attributes, spec.time_dependent, {}};
+    FileLayout::Var v{spec.name, spec.type, {}, spec.attributes, spec.time_dependent, {}, {}};
     std::vector<std::int64_t> spatial;
     for (const std::string& n : var_dims[s]) {
       v.dims.push_back(dim_index.at(n));
@@ -249,8 +287,11 @@ StreamLayout build_stream_layout(const Schema& schema, const Grid& d, const Outp
     file.format = FileFormat::Cdf5;
     out.format_note = "nwpio: " + cdf5_reason + ": writing CDF-5 (64-bit data) instead of CDF-2";
   }
-  // Formats that chunk get WRF's chunk shapes (and compress those variables).
-  if (file.format == FileFormat::Netcdf4) {
+  // Formats that chunk: chunks along the writers' shares where every writer shares every
+  // variable (io_form 13), else WRF's chunk shapes (io_form 2; compressed at deflate_level).
+  if (file.format == FileFormat::Netcdf4 && traits.shares_each_variable) {
+    set_writer_chunks(out, options, d.patches.size());
+  } else if (file.format == FileFormat::Netcdf4) {
     for (FileLayout::Var& v : file.vars) v.chunks = wrf_chunk_sizes(file, v);
   }
   return out;

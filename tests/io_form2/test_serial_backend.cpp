@@ -281,7 +281,7 @@ TEST(SerialBackend, Cdf2SizeLimitNamesTheFormatThatWorks) {
   FileLayout L;
   L.format = FileFormat::Cdf2;
   L.dims = {{"Time", 0}, {"bottom_top", 2}, {"south_north", 30000}, {"west_east", 20000}};
-  L.vars = {{"BIG", DataType::Float, {0, 1, 2, 3}, {}, true, {}}, {"T2", DataType::Float, {0, 2, 3}, {}, true, {}}};
+  L.vars = {{"BIG", DataType::Float, {0, 1, 2, 3}, {}, true, {}, {}}, {"T2", DataType::Float, {0, 2, 3}, {}, true, {}, {}}};
   const std::string path = scratch_dir("too_big_cdf2.nc");
   auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
   try {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,11 @@ struct NcFile {
 };
 using NcHeader = NcFile;
 using NcContents = NcFile;
+
+// Throws std::runtime_error "<what>: <nc_strerror>" unless rc is NC_NOERR (for tests' own calls).
+inline void nc_ok(int rc, const std::string& what) {
+  if (rc != NC_NOERR) throw std::runtime_error(what + ": " + nc_strerror(rc));
+}
 
 // Throws std::runtime_error "<call> on <path>: <nc_strerror>".
 NcFile read_header(const std::string& path);

@@ -84,8 +84,9 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
   app.add_option("--namelist", a.namelist, "take settings from WRF's namelist.input (domain 1); "
                                            "options given here override it")
       ->check(CLI::ExistingFile);
-  auto* o_io = app.add_option("--io-form", a.io_form, "11 PnetCDF, 2 serial netCDF, 0 null (no file)")
-                   ->check(CLI::IsMember({0, 2, 11}))->default_str("11");
+  auto* o_io = app.add_option("--io-form", a.io_form,
+                              "11 PnetCDF, 2 serial netCDF, 13 parallel netCDF-4 (compressed), 0 null (no file)")
+                   ->check(CLI::IsMember({0, 2, 11, 13}))->default_str("11");
   auto* o_gather = app.add_option("--gather", a.gather, "io_form 11 gathering: auto, rearrange or direct")
                        ->check(CLI::IsMember({"auto", "rearrange", "direct"}))->default_str("auto");
   app.add_flag("--verify", a.verify, "read every file back (netCDF-C) and check the fill rule");
