@@ -7,7 +7,8 @@
 #   stage 4: AddressSanitizer + UndefinedBehaviorSanitizer build, unit and MPI tests
 #   stage 5: libFuzzer runs of the namelist, iofields and hints readers (clang)
 #   stage 6: MPICH: PnetCDF built for MPICH (once per machine, scripts/build-pnetcdf-mpich.sh),
-#            nwpio built against both (build-mpich/), and the tests under mpiexec.mpich
+#            nwpio built against both (build-mpich/), and the tests under mpiexec.mpich,
+#            the Slurm job scripts included
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 source "$(dirname "$0")/build-pnetcdf-mpich.sh"
@@ -58,7 +59,9 @@ stage "build: MPICH (PnetCDF for MPICH, cached per machine; nwpio with -DNWPIO_M
 nwpio_pnetcdf_mpich
 mkdir -p "$NWPIO_ROOT/build-mpich"
 nwpio_build "$NWPIO_ROOT/build-mpich" -DNWPIO_MPI=mpich -DCMAKE_PREFIX_PATH="$NWPIO_PNETCDF_MPICH_PREFIX"
-stage "test: MPICH (mpiexec.mpich; not the Slurm job scripts, which launch Open MPI's mpirun)"
+stage "test: MPICH (mpiexec.mpich)"
 run_ctest "$NWPIO_ROOT/build-mpich" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
+stage "test: MPICH, job scripts on a local Slurm (mpiexec.mpich, srun --mpi=pmi2)"
+run_ctest "$NWPIO_ROOT/build-mpich" -L slurm
 
 stage "all stages passed in $((SECONDS - t0)) s"
