@@ -10,8 +10,17 @@ include(CMakePackageConfigHelpers)
 set(NWPIO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nwpio)
 set(NWPIO_FMOD_DIR ${CMAKE_INSTALL_INCLUDEDIR}/nwpio/fortran)
 
-# Installed libraries find each other (and nothing else) through their own directory.
-set_target_properties(nwpio PROPERTIES INSTALL_RPATH "$ORIGIN")
+# Installed libraries find each other through their own directory, and a PnetCDF outside the
+# system's library directories (e.g. scripts/build-pnetcdf-mpich.sh's prefix) through its own.
+set(NWPIO_INSTALL_RPATH "$ORIGIN")
+if(NWPIO_HAVE_PNETCDF)
+  foreach(dir IN LISTS PNETCDF_LIBRARY_DIRS)
+    if(NOT dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+      list(APPEND NWPIO_INSTALL_RPATH ${dir})
+    endif()
+  endforeach()
+endif()
+set_target_properties(nwpio PROPERTIES INSTALL_RPATH "${NWPIO_INSTALL_RPATH}")
 install(TARGETS nwpio EXPORT nwpioTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio

@@ -58,6 +58,9 @@ TEST(HintDetect, MpichFamilyUsesRomio) {
   MpiIo d = classify(kMpich, "", {});
   EXPECT_EQ(d.vendor, "MPICH");
   EXPECT_EQ(d.layer, IoLayer::Romio);
+  EXPECT_EQ(d.component, "ROMIO");
+  EXPECT_EQ(d.major * 10000 + d.minor * 100 + d.patch, 40002);
+  EXPECT_NE(d.how.find("OMPI_MCA_* variables do not apply"), std::string::npos) << d.how;
   EXPECT_TRUE(d.lockahead);
   EXPECT_FALSE(classify("MPICH Version:\t3.2.1\n", "", {}).lockahead);
   EXPECT_EQ(classify("Intel(R) MPI Library 2021.5 for Linux* OS", "", {}).layer, IoLayer::Romio);

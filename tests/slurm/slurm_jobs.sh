@@ -3,6 +3,7 @@
 #
 #   slurm_jobs.sh start    SOURCE BUILD   start a cluster in a new temporary directory (fixture)
 #   slurm_jobs.sh demo     SOURCE BUILD   run_demo.sbatch: Lustre path (fake lfs), ROMIO, mpirun
+#                                         (mpiexec.mpich in a build against MPICH)
 #   slurm_jobs.sh mini_wrf SOURCE BUILD   run_mini_wrf.sbatch against an installed prefix, srun
 #   slurm_jobs.sh bench    SOURCE BUILD   bench.sbatch: one JSON result per job
 #   slurm_jobs.sh fail     SOURCE BUILD   run_demo.sbatch into an output directory that cannot
@@ -35,6 +36,17 @@ T0=$(date +%s%N)
 # (SLURM_LOCAL_* are slurm-local.sh's own settings and stay.)
 while read -r v; do unset "$v"; done < <(env | sed -n 's/^\(S\(LURM\|BATCH\|RUN\)_[A-Z_0-9]*\)=.*/\1/p' | grep -v '^SLURM_LOCAL_')
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# The MPI the build uses (ctest passes it; tests/slurm/CMakeLists.txt). Open MPI: mpirun, srun
+# through PMIx, OMPIO unless MPIIO=romio. MPICH: its Hydra mpiexec (which starts its proxies
+# through srun inside a job), srun through Slurm's pmi2 plugin (it also speaks MPICH's PMI-1),
+# ROMIO whatever MPIIO says (the job scripts' MPIIO sets OMPI_MCA_io, which MPICH ignores).
+if [[ ${NWPIO_TEST_MPI:-Open MPI} == "Open MPI" ]]; then
+  MPIRUN=mpirun SRUN="srun --mpi=pmix" MPIF90=mpif90 OMPIO_OR_ROMIO=OMPIO
+else
+  MPIRUN=${NWPIO_TEST_MPIEXEC:?NWPIO_TEST_MPIEXEC} SRUN="srun --mpi=pmi2" MPIF90=${NWPIO_TEST_MPIF90:?NWPIO_TEST_MPIF90}
+  OMPIO_OR_ROMIO=ROMIO
+fi
 
 # The cluster this test run started (start writes its directory into $STATE).
 use_cluster() {
@@ -215,7 +227,7 @@ do_demo() {
   want=$(expected_stripes "$hints" "$profile")
   [[ -n $want ]] || fail "profile $profile of $hints sets no concrete stripe count or size to test with"
   PATH=$RUN/fakebin:$PATH OUTPUT_FSTYPE=lustre NWPIO_ROOT=$SRC NWPIO_BIN=$BUILD/bin \
-    NAMELIST=$SRC/configs/namelist.input.demo HINTS_FILE=$hints HINTS_PROFILE=$profile MPIIO=romio LAUNCHER=mpirun \
+    NAMELIST=$SRC/configs/namelist.input.demo HINTS_FILE=$hints HINTS_PROFILE=$profile MPIIO=romio LAUNCHER=$MPIRUN \
     OUTPUT_DIR=$OUT DEMO_ARGS="--e-we 41 --e-sn 33 --e-vert 9 --frames $frames --frames-per-file $per_file --verify" \
     submit "$SRC/slurm/run_demo.sbatch"
   expect_completed
@@ -239,7 +251,7 @@ do_fail() {
   local fstype
   fstype=$(findmnt -n -o FSTYPE --target "$RUN" 2>/dev/null || stat -f -c %T "$RUN")
   NWPIO_ROOT=$SRC NWPIO_BIN=$BUILD/bin NAMELIST=$SRC/configs/namelist.input.demo \
-    MPIIO=ompio LAUNCHER=mpirun OUTPUT_DIR=$OUT DEMO_ARGS="--e-we 21 --e-sn 17 --e-vert 5 --frames 1" \
+    MPIIO=ompio LAUNCHER=$MPIRUN OUTPUT_DIR=$OUT DEMO_ARGS="--e-we 21 --e-sn 17 --e-vert 5 --frames 1" \
     submit "$SRC/slurm/run_demo.sbatch"
   ((SBATCH_RC != 0)) || fail "sbatch --wait returned 0 for a job that cannot write"
   [[ $JOBSTATE == FAILED ]] || fail "job ended $JOBSTATE, expected FAILED"
@@ -280,16 +292,16 @@ do_mini_wrf() {
   [[ -f $pcdir/nwpiof.pc ]] || fail "the install has no nwpiof.pc (Fortran bindings not built or not installed)"
   cp -r "$src" model
   say "building mini_wrf with its Makefile against $prefix"
-  (cd model && make clean >/dev/null && PKG_CONFIG_PATH=$pcdir make) >make.log 2>&1 ||
+  (cd model && make clean >/dev/null && PKG_CONFIG_PATH=$pcdir make FC="$MPIF90") >make.log 2>&1 ||
     { cat make.log; fail "make in examples/mini_wrf failed"; }
   [[ -x model/mini_wrf ]] || fail "make built no model/mini_wrf"
   read -r frames files < <(namelist_frames "$src/namelist.input")
   OUT=$RUN/out
   NWPIO_ROOT=$SRC NWPIO_PREFIX=$prefix MODEL_EXE=$RUN/model/mini_wrf NAMELIST=$src/namelist.input \
-    MPIIO=ompio LAUNCHER="srun --mpi=pmix" OUTPUT_DIR=$OUT submit "$SRC/slurm/run_mini_wrf.sbatch"
+    MPIIO=ompio LAUNCHER="$SRUN" OUTPUT_DIR=$OUT submit "$SRC/slurm/run_mini_wrf.sbatch"
   expect_completed
   check_timing_lines "$frames"
-  check_hint_report "$files" OMPIO "$SRC/configs/hints/local.toml" default
+  check_hint_report "$files" "$OMPIO_OR_ROMIO" "$SRC/configs/hints/local.toml" default
   cmp -s "$src/namelist.input" "$OUT/namelist.input" || fail "the run directory's namelist.input is not the one given"
   validate_files "$OUT" "$files"
   say "mini_wrf job passed ($(elapsed))"
@@ -302,14 +314,14 @@ do_bench() {
   OUT=$RUN/scratch
   # a few methods on a small grid (the WRF-style path alone takes ~20 s here)
   local methods=nwpio-io11,nwpio-io2,ceiling
-  NWPIO_ROOT=$SRC NWPIO_BIN=$BUILD/bin MPIIO=ompio LAUNCHER=mpirun OUTPUT_DIR=$OUT WORKLOAD=wrf REPEAT=1 \
+  NWPIO_ROOT=$SRC NWPIO_BIN=$BUILD/bin MPIIO=ompio LAUNCHER=$MPIRUN OUTPUT_DIR=$OUT WORKLOAD=wrf REPEAT=1 \
     BENCH_ARGS="--e-we 41 --e-sn 33 --e-vert 9 --methods $methods --verify" \
     submit "$SRC/slurm/bench.sbatch"
   expect_completed
   local json=$RUN/bench-$JOBID.json
   [[ -s $json ]] || fail "no $json"
   command -v python3 >/dev/null || fail "python3 missing (needed to read the JSON)"
-  python3 - "$json" "$methods" "$NTASKS" wrf OMPIO "$(realpath "$SRC/configs/hints/local.toml")" default <<'EOF' ||
+  python3 - "$json" "$methods" "$NTASKS" wrf "$OMPIO_OR_ROMIO" "$(realpath "$SRC/configs/hints/local.toml")" default <<'EOF' ||
 import json, sys
 path, methods, ranks, workload, layer, hints_file, profile = sys.argv[1:]
 doc = json.load(open(path))
