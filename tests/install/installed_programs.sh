@@ -5,9 +5,12 @@
 # as root, Open MPI's two run-as-root variables): no LD_LIBRARY_PATH, no build tree. nwpio-demo
 # writes and verifies files (every value, netCDF-C), nwpio-check validates them, nwpio-bench
 # runs a small frame and verifies it.
-#   installed_programs.sh CMAKE BUILD_DIR WORKDIR MPIEXEC [with-bench: 0|1]
+# The demo writes io_form 11 where the build has PnetCDF, io_form 2 where it has not; the
+# launcher flags are the build's MPIEXEC_PREFLAGS (--oversubscribe under Open MPI only).
+#   installed_programs.sh CMAKE BUILD_DIR WORKDIR MPIEXEC [with-bench: 0|1] [io-form] [launcher flags]
 set -euo pipefail
-cmake=$1 build=$2 work=$3 mpiexec=$4 with_bench=${5:-1}
+cmake=$1 build=$2 work=$3 mpiexec=$4 with_bench=${5:-1} io_form=${6:-11}
+read -r -a preflags <<<"${7:-}"
 rm -rf "$work" && mkdir -p "$work"
 prefix=$work/prefix
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
@@ -27,15 +30,15 @@ ldd_out=$("${clean_env[@]}" ldd "$prefix/bin/nwpio-demo")
 grep -qE "libnwpio.so.0 => $prefix/(bin/\.\./)?lib/libnwpio" <<<"$ldd_out" || { echo "$ldd_out"; echo "FAIL: libnwpio not from $prefix/lib"; exit 1; }
 
 out=$work/out
-"${clean_env[@]}" "$mpiexec" -n 2 --oversubscribe nwpio-demo --e-we 21 --e-sn 17 --e-vert 5 --frames 2 \
-  --output-dir "$out" --verify >"$work/demo.log" 2>&1 || { cat "$work/demo.log"; echo "FAIL: installed nwpio-demo"; exit 1; }
+"${clean_env[@]}" "$mpiexec" -n 2 "${preflags[@]}" nwpio-demo --io-form "$io_form" --e-we 21 --e-sn 17 --e-vert 5 \
+  --frames 2 --output-dir "$out" --verify >"$work/demo.log" 2>&1 || { cat "$work/demo.log"; echo "FAIL: installed nwpio-demo"; exit 1; }
 grep -c "OK: " "$work/demo.log" | grep -qx 2 || { cat "$work/demo.log"; echo "FAIL: nwpio-demo did not verify 2 files"; exit 1; }
 for f in "$out"/wrfout_d01_*; do
   "${clean_env[@]}" nwpio-check "$f" >"$work/check.log" 2>&1 || { cat "$work/check.log"; echo "FAIL: nwpio-check $f"; exit 1; }
   grep -q "^OK" "$work/check.log" || { cat "$work/check.log"; echo "FAIL: nwpio-check does not say OK for $f"; exit 1; }
 done
 if ((with_bench)); then
-  "${clean_env[@]}" "$mpiexec" -n 2 --oversubscribe nwpio-bench --workload wrf --e-we 21 --e-sn 17 --e-vert 5 \
+  "${clean_env[@]}" "$mpiexec" -n 2 "${preflags[@]}" nwpio-bench --workload wrf --e-we 21 --e-sn 17 --e-vert 5 \
     --methods nwpio-io11,ceiling --repeat 1 --warmup 0 --dir "$work/bench" --json "$work/bench.json" --verify \
     >"$work/bench.log" 2>&1 ||
     { cat "$work/bench.log"; echo "FAIL: installed nwpio-bench"; exit 1; }
