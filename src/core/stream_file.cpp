@@ -13,6 +13,7 @@
 #include "core/fault_injection.hpp"
 #include "core/filename.hpp"
 #include "core/writer_impl.hpp"
+#include "servers/frame_handoff.hpp"
 #include "util/agree.hpp"
 
 namespace nwpio {
@@ -163,6 +164,7 @@ double Writer::Impl::close_file() {
 }
 
 void Writer::Impl::abandon() noexcept {
+  if (handoff) handoff->abandon();
   for (auto& plan : plans) {
     if (plan) plan->abandon();  // their shared windows are freed collectively: not now
   }
