@@ -4,8 +4,10 @@
 
 #include <exception>
 #include <iostream>
+#include <string_view>
 
 #include "bench_options.hpp"
+#include "model_loop.hpp"
 #include "report.hpp"
 #include "runner.hpp"
 #include "workload.hpp"
@@ -17,6 +19,11 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int rc = 0;
   try {
+    if (argc > 1 && std::string_view(argv[1]) == "model-loop") {  // issue 15: bench/nwpio_bench/model_loop.hpp
+      rc = nwpio::bench::run_model_loop(argc - 1, argv + 1);
+      MPI_Finalize();
+      return rc;
+    }
     const auto options = nwpio::bench::parse_options(argc, argv, MPI_COMM_WORLD, rc);
     if (options) {
       nwpio::bench::RunInfo info;
