@@ -91,8 +91,10 @@ struct OutputOptions {
   // the sender's MPI calls (TCP between nodes, measured in docs/IO_SERVERS.md).
   bool server_blocking_handoff = false;
   // A frame travels from each compute rank to each server in messages of at most this size,
-  // so that a server copies one while the rank packs the next.
-  std::int64_t server_message_bytes = std::int64_t{16} << 20;
+  // each sent as soon as it is packed. Smaller messages let a server copy while the rank packs,
+  // which measured slower here (docs/IO_SERVERS.md): by default a rank's share goes in one
+  // message after its pack.
+  std::int64_t server_message_bytes = std::int64_t{1} << 30;
 
   // --- reliability ------------------------------------------------------------------
   bool noclobber = false;          // an existing file at the final name is an error

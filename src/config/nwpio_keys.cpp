@@ -75,7 +75,7 @@ const NwpioKey kKeys[] = {
      }},
     {"server_handoff", "string", "'nonblocking' (default: end_frame returns after posting the sends) or 'blocking'",
      [](OutputOptions& o, const NwpioValue& v) { o.server_blocking_handoff = v.choice(kHandoffNames) == 1; }},
-    {"server_message_bytes", "integer", "largest message of a frame's hand-off to a server (default 16 MiB)",
+    {"server_message_bytes", "integer", "largest message of a frame's hand-off to a server (default 1 GiB)",
      [](OutputOptions& o, const NwpioValue& v) {
        const std::int64_t n = positive(v);
        if (n > (std::int64_t{1} << 30)) v.fail("at most 1 GiB (MPI counts are int)");

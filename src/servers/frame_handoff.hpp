@@ -9,10 +9,11 @@
 //              2. compute rank 0 sends the frame's control, so the servers post their
 //                 receives while the ranks pack.
 //              3. pack: the same single pass over the model's memory as the synchronous path,
-//                 into the send buffer, server after server; each message (server_message_bytes)
-//                 is sent (MPI_Isend) as soon as it is packed, so a server copies one while the
-//                 rank packs the next. Then end_frame returns; the model may change its arrays.
-//              (blocking hand-off: it returns when the servers hold the frame.)
+//                 into the send buffer, server after server; each message (server_message_bytes,
+//                 default 1 GiB: one per server) is sent (MPI_Isend) as soon as it is packed.
+//                 Then end_frame returns; the model may change its arrays. On one node MPI's
+//                 single-copy path lets the server pull the bytes while the model computes;
+//                 blocking hand-off: end_frame returns when the servers hold the frame.
 //   acks       the servers answer every frame; a failure is kept and thrown by the next
 //              check_servers() (begin_frame, end_frame, close), agreed, on every rank.
 //   close      Close to every group, then every answer of the stream is awaited: nothing of

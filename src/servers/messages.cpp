@@ -1,6 +1,9 @@
 #include "servers/messages.hpp"
 
 #include <climits>
+#include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include "nwpio/error.hpp"
 #include "util/mpi_call.hpp"
@@ -68,6 +71,30 @@ std::optional<std::string> try_receive_message(int source, int tag, MPI_Comm com
   mpi_check(MPI_Improbe(source, tag, comm, &flag, &message, &status), "MPI_Improbe(I/O server message)");
   if (!flag) return std::nullopt;
   return receive_matched(message, status);
+}
+
+void Backoff::pause() noexcept {
+  if (++polls_ <= 200) return;  // a frame's messages follow its control closely: poll first
+  std::this_thread::sleep_for(std::chrono::microseconds(sleep_us_));
+  sleep_us_ = std::min(1000, sleep_us_ * 2);
+}
+
+std::string receive_message_idle(int source, int tag, MPI_Comm comm) {
+  Backoff b;
+  for (;;) {
+    if (auto m = try_receive_message(source, tag, comm)) return std::move(*m);
+    b.pause();
+  }
+}
+
+void wait_all_idle(std::vector<MPI_Request>& requests, const char* what) {
+  Backoff b;
+  for (;;) {
+    int done = 0;
+    mpi_check(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE), what);
+    if (done) return;
+    b.pause();
+  }
 }
 
 }  // namespace nwpio::detail

@@ -35,6 +35,23 @@ class OwnedSends {
 
 // Blocks until a message from `source` with `tag` arrives on comm, and returns its bytes.
 std::string receive_message(int source, int tag, MPI_Comm comm);
+
+// Waiting without burning a core: MPI's blocking calls poll at full speed (Open MPI), which an
+// I/O server that waits for the next frame must not do where it shares cores with the model.
+// Polls freely for a short while, then sleeps between polls, from 20 us up to 1 ms.
+class Backoff {
+ public:
+  void pause() noexcept;
+  void reset() noexcept { polls_ = 0; sleep_us_ = 20; }
+
+ private:
+  int polls_ = 0;
+  int sleep_us_ = 20;
+};
+// receive_message, waiting with a Backoff.
+std::string receive_message_idle(int source, int tag, MPI_Comm comm);
+// MPI_Waitall, waiting with a Backoff (receives keep moving: each poll progresses MPI).
+void wait_all_idle(std::vector<MPI_Request>& requests, const char* what);
 // The message if one has arrived, else nothing (never blocks).
 std::optional<std::string> try_receive_message(int source, int tag, MPI_Comm comm);
 

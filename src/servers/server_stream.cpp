@@ -4,6 +4,7 @@
 #include <new>
 
 #include "core/pack.hpp"
+#include "servers/messages.hpp"
 #include "nwpio/stream_builder.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
@@ -85,8 +86,7 @@ void ServerStream::receive(int kind, std::byte* into) {
     }
     at += split.bytes;
   }
-  mpi_check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE),
-            "MPI_Waitall(frame hand-off)");
+  wait_all_idle(requests, "MPI_Testall(frame hand-off)");
 }
 
 void ServerStream::drain(int kind) {

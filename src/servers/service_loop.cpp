@@ -16,7 +16,7 @@ void ServiceLoop::answer(const Ack& ack) {
 
 void ServiceLoop::run() {
   for (;;) {
-    const Control c = decode_control(receive_message(0, kTagControl, link_));
+    const Control c = decode_control(receive_message_idle(0, kTagControl, link_));
     switch (c.command) {
       case Command::Define: {
         auto stream = std::make_unique<ServerStream>(c.definition, comms_, hooks_);
