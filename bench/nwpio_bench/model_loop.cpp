@@ -20,6 +20,7 @@
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_decompose.hpp"
 #include "nwpio/wrf_history.hpp"
+#include "memory.hpp"
 #include "synthetic.hpp"
 
 namespace nwpio::bench {
@@ -96,6 +97,8 @@ struct MethodRun {
   double close = 0;       // the final close (servers: draining the frames in flight)
   std::vector<double> blocked, backpressure, pack, server_write, server_receive;
   std::int64_t frame_bytes = 0;
+  std::int64_t compute_peak_rss = 0;  // VmHWM of the compute ranks during the method (max)
+  std::int64_t server_peak_rss = 0;   // the same on the servers (servers-* methods)
   std::string mode;
 };
 
@@ -210,12 +213,15 @@ MethodRun run_method(const LoopOptions& lo, const std::string& method, std::int6
   MPI_Comm_size(world, &size);
   const int compute = size - lo.servers * lo.groups;
   MethodRun out;
+  RssProbe::reset_peak();
+  std::int64_t peaks[2] = {0, 0};  // compute, server
   if (method.starts_with("servers-")) {
     IoServers servers(world, lo.servers, lo.groups);
     if (!servers.is_server()) {
       out = run_on(lo, method, servers.compute_comm(), &servers, iterations, dir);
       servers.stop();
     }
+    peaks[servers.is_server() ? 1 : 0] = RssProbe::peak_bytes();
   } else {
     // The same compute ranks as with servers; the others wait.
     MPI_Comm comm = MPI_COMM_NULL;
@@ -223,9 +229,13 @@ MethodRun run_method(const LoopOptions& lo, const std::string& method, std::int6
     if (comm != MPI_COMM_NULL) {
       out = run_on(lo, method, comm, nullptr, iterations, dir);
       MPI_Comm_free(&comm);
+      peaks[0] = RssProbe::peak_bytes();
     }
   }
   idle_barrier(world);
+  MPI_Allreduce(MPI_IN_PLACE, peaks, 2, MPI_INT64_T, MPI_MAX, world);
+  out.compute_peak_rss = peaks[0];
+  out.server_peak_rss = peaks[1];
   return out;
 }
 
@@ -235,7 +245,8 @@ nlohmann::ordered_json run_json(const MethodRun& r) {
           {"close_seconds", r.close},   {"frame_bytes", r.frame_bytes},
           {"blocked_seconds", r.blocked}, {"pack_seconds", r.pack},
           {"backpressure_seconds", r.backpressure}, {"server_write_seconds", r.server_write},
-          {"server_receive_seconds", r.server_receive}};
+          {"server_receive_seconds", r.server_receive},
+          {"compute_peak_rss_bytes", r.compute_peak_rss}, {"server_peak_rss_bytes", r.server_peak_rss}};
 }
 
 }  // namespace
@@ -264,6 +275,9 @@ int run_model_loop(int argc, char** argv) {
   app.add_option("--methods", methods, "none,io0,io11,io2,servers-io0,servers-io11,servers-io2");
   app.add_option("--dir", lo.dir, "output directory")->required();
   app.add_option("--json", lo.json, "result file (rank 0)");
+  app.footer("Per method: wall (loop + final close), loop, close, and per frame (median over the timed frames) "
+             "the model's blocked time, its pack, its wait for the servers, the servers' write time; peak RSS "
+             "(VmHWM, reset per method) of the compute ranks and of the servers.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -297,12 +311,13 @@ int run_model_loop(int argc, char** argv) {
               size, size - lo.servers * lo.groups, lo.groups, lo.servers, lo.steps, lo.step_seconds, lo.every, lo.e_we,
               lo.e_sn, lo.e_vert, lo.dir.c_str(), lo.fsync ? " (fsync)" : "");
   std::printf("load average before %s, after %s\n", load_before.c_str(), load_after.c_str());
-  std::printf("%-14s %9s %9s %8s %12s %12s %12s %12s\n", "method", "wall s", "loop s", "close s", "blocked/fr",
-              "pack/fr", "backpr/fr", "srv write/fr");
+  std::printf("%-14s %9s %9s %8s %11s %11s %11s %12s %9s %9s\n", "method", "wall s", "loop s", "close s", "blocked/fr",
+              "pack/fr", "backpr/fr", "srv write/fr", "rss MB", "srv MB");
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const MethodRun& r : runs) {
-    std::printf("%-14s %9.3f %9.3f %8.3f %12.4f %12.4f %12.4f %12.4f\n", r.method.c_str(), r.wall, r.loop_wall, r.close,
-                median(r.blocked), median(r.pack), median(r.backpressure), median(r.server_write));
+    std::printf("%-14s %9.3f %9.3f %8.3f %11.4f %11.4f %11.4f %12.4f %9.0f %9.0f\n", r.method.c_str(), r.wall, r.loop_wall,
+                r.close, median(r.blocked), median(r.pack), median(r.backpressure), median(r.server_write),
+                static_cast<double>(r.compute_peak_rss) / 1e6, static_cast<double>(r.server_peak_rss) / 1e6);
     list.push_back(run_json(r));
   }
   if (!lo.json.empty()) {
