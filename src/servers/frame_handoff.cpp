@@ -172,9 +172,14 @@ FrameHandoff::SendBuffer& FrameHandoff::free_buffer(Group& g) {
   for (SendBuffer& b : g.buffers) {
     if (sends_done(b.requests)) return b;
   }
-  // Every buffer holds a frame the servers have not taken yet: wait for the first one.
-  wait_sends(g.buffers.front().requests);
-  return g.buffers.front();
+  // Every buffer holds a frame the servers have not taken yet: wait for the oldest one (the
+  // servers take frames in order).
+  SendBuffer* oldest = &g.buffers.front();
+  for (SendBuffer& b : g.buffers) {
+    if (b.seq < oldest->seq) oldest = &b;
+  }
+  wait_sends(oldest->requests);
+  return *oldest;
 }
 
 FrameHandoff::Sent FrameHandoff::send(const std::string& date, bool opens_file, std::span<const FieldSource> sources,
@@ -189,6 +194,7 @@ FrameHandoff::Sent FrameHandoff::send(const std::string& date, bool opens_file, 
   const double t0 = MPI_Wtime();
   wait_for(out.group, [&] { return static_cast<int>(g.unwritten.size()) < in_flight_; });
   SendBuffer& buffer = free_buffer(g);
+  buffer.seq = seq;
   const double t1 = MPI_Wtime();
   out.backpressure_seconds = t1 - t0;
 

@@ -84,6 +84,7 @@ class FrameHandoff {
   struct SendBuffer {
     std::unique_ptr<std::byte[]> data;
     std::vector<MPI_Request> requests;  // the sends of the frame it holds
+    std::int64_t seq = -1;               // that frame
   };
   struct Group {
     std::vector<SendBuffer> buffers;

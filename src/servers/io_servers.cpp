@@ -66,8 +66,10 @@ IoServers::~IoServers() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized) return;
+  // Not collective here (the destructor may run on some ranks only, e.g. while an exception
+  // unwinds): rank 0 stops the servers, the other ranks do not wait for them.
   try {
-    link_->stop();
+    link_->stop(false);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "nwpio: stopping the I/O servers failed: %s\n", e.what());
   }

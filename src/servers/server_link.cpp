@@ -60,14 +60,14 @@ void ServerLink::require_running(std::string_view what) const {
   if (stopped_) throw Error(ErrorKind::State, std::string(what) + ": the I/O servers were stopped already");
 }
 
-void ServerLink::stop() {
+void ServerLink::stop(bool all_wait) {
   if (stopped_) return;
   stopped_ = true;
   Control c;
   c.command = Command::Stop;
   for (int g = 0; g < groups(); ++g) send_control(g, c);
   // Every group answers Stop last: after its answer nothing of the servers is in flight.
-  for (int g = 0; g < groups(); ++g) {
+  for (int g = 0; g < groups() && (all_wait || rank_ == 0); ++g) {
     while (wait_ack(g) != Command::Stop) {
     }
   }

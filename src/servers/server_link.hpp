@@ -47,9 +47,10 @@ class ServerLink {
   // Throws Error(State) once the servers were stopped (no stream may talk to them).
   void require_running(std::string_view what) const;
   bool stopped() const noexcept { return stopped_; }
-  // Compute rank 0 sends Stop to every server; every compute rank waits for every group's
-  // answer (the servers closed what was left open). Afterwards every stream call fails.
-  void stop();
+  // Compute rank 0 sends Stop to every server; every compute rank (`all_wait`; else rank 0
+  // alone) waits for every group's answer (the servers closed what was left open). Afterwards
+  // every stream call fails.
+  void stop(bool all_wait = true);
 
  private:
   Command dispatch(int group, const std::string& bytes);
