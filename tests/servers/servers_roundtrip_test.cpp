@@ -105,6 +105,58 @@ TEST_P(ServersRoundTrip, FilesEqualTheSynchronousOnes) {
   EXPECT_TRUE(std::filesystem::exists(srv_dir + "/stats.json"));
 }
 
+// Two streams on the same servers (two domains of different grids, as WRF's d01 and d02),
+// their frames interleaved: each stream's files equal its synchronous ones.
+TEST(ServersTwoStreams, InterleavedDomainsEqualTheSynchronousFiles) {
+  const int compute = world_size() - 1;
+  if (compute < 1 || compute > 3) GTEST_SKIP() << compute << " compute ranks at this world size";
+  const std::string sync_dir = fresh_dir("two_streams_sync");
+  const std::string srv_dir = fresh_dir("two_streams_servers");
+  IoServers servers(MPI_COMM_WORLD, 1, 1);
+  if (servers.is_server()) return;
+  const MPI_Comm comm = servers.compute_comm();
+  ModelShape shape_a, shape_b;
+  shape_b.e_we = 31;
+  shape_b.e_sn = 13;
+  shape_b.e_vert = 5;
+  Model a(comm, shape_a), b(comm, shape_b);
+  const auto options = [](const std::string& dir, int domain) {
+    OutputOptions o = options_for(dir);
+    o.domain_id = domain;
+    o.frames_per_file = 2;
+    return o;
+  };
+  for (const bool with_servers : {false, true}) {
+    const std::string dir = with_servers ? srv_dir : sync_dir;
+    Writer wa = build_stream(comm, a, options(dir, 1), with_servers ? &servers : nullptr);
+    Writer wb = build_stream(comm, b, options(dir, 2), with_servers ? &servers : nullptr);
+    for (int t = 0; t < 3; ++t) {
+      write_frame(wa, a, t);
+      write_frame(wb, b, t);
+    }
+    wb.close();
+    wa.close();
+  }
+  servers.stop();
+  if (rank_in(comm) != 0) return;
+  for (const std::string domain : {"d01", "d02"}) {
+    for (int first : {0, 2}) {
+      std::string name = file_at("", first).substr(1);
+      name.replace(name.find("d01"), 3, domain);
+      const std::string x = sync_dir + "/" + name, y = srv_dir + "/" + name;
+      ASSERT_TRUE(std::filesystem::exists(y)) << y;
+      EXPECT_TRUE(bytes_of(x) == bytes_of(y)) << y << " differs from " << x;
+      ExpectedFile f{y, {}, {}};
+      for (int t = first; t < std::min(3, first + 2); ++t) {
+        f.frames.push_back(t);
+        f.dates.push_back(date_at(t));
+      }
+      check_file(f, domain == "d01" ? a.schema() : b.schema(), domain == "d01" ? shape_a : shape_b, NC_FORMAT_64BIT_OFFSET);
+      EXPECT_TRUE(ncvalidator_ok(y)) << y;
+    }
+  }
+}
+
 // At every world size of the test (2-5 ranks) the configurations with 1-3 compute ranks run.
 INSTANTIATE_TEST_SUITE_P(
     Splits, ServersRoundTrip,
