@@ -8,6 +8,7 @@
 
 #include "bench_options.hpp"
 #include "model_loop.hpp"
+#include "progress_probe.hpp"
 #include "report.hpp"
 #include "runner.hpp"
 #include "workload.hpp"
@@ -19,8 +20,11 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int rc = 0;
   try {
-    if (argc > 1 && std::string_view(argv[1]) == "model-loop") {  // issue 15: bench/nwpio_bench/model_loop.hpp
-      rc = nwpio::bench::run_model_loop(argc - 1, argv + 1);
+    // issue 15: bench/nwpio_bench/model_loop.hpp, progress_probe.hpp
+    const std::string_view sub = argc > 1 ? argv[1] : "";
+    if (sub == "model-loop" || sub == "progress-probe") {
+      rc = sub == "model-loop" ? nwpio::bench::run_model_loop(argc - 1, argv + 1)
+                               : nwpio::bench::run_progress_probe(argc - 1, argv + 1);
       MPI_Finalize();
       return rc;
     }

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <mpi.h>
+#include <sys/resource.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -99,8 +100,17 @@ struct MethodRun {
   std::int64_t frame_bytes = 0;
   std::int64_t compute_peak_rss = 0;  // VmHWM of the compute ranks during the method (max)
   std::int64_t server_peak_rss = 0;   // the same on the servers (servers-* methods)
+  double compute_cpu = 0;             // CPU seconds (user + system) of a compute rank (max)
+  double server_cpu = 0;              // CPU seconds of a server during the method (max)
   std::string mode;
 };
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
 
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
@@ -214,6 +224,8 @@ MethodRun run_method(const LoopOptions& lo, const std::string& method, std::int6
   const int compute = size - lo.servers * lo.groups;
   MethodRun out;
   RssProbe::reset_peak();
+  const double cpu0 = cpu_seconds();
+  double cpu[2] = {0, 0};          // compute, server
   std::int64_t peaks[2] = {0, 0};  // compute, server
   if (method.starts_with("servers-")) {
     IoServers servers(world, lo.servers, lo.groups);
@@ -222,6 +234,7 @@ MethodRun run_method(const LoopOptions& lo, const std::string& method, std::int6
       servers.stop();
     }
     peaks[servers.is_server() ? 1 : 0] = RssProbe::peak_bytes();
+    cpu[servers.is_server() ? 1 : 0] = cpu_seconds() - cpu0;
   } else {
     // The same compute ranks as with servers; the others wait.
     MPI_Comm comm = MPI_COMM_NULL;
@@ -230,10 +243,14 @@ MethodRun run_method(const LoopOptions& lo, const std::string& method, std::int6
       out = run_on(lo, method, comm, nullptr, iterations, dir);
       MPI_Comm_free(&comm);
       peaks[0] = RssProbe::peak_bytes();
+      cpu[0] = cpu_seconds() - cpu0;
     }
   }
   idle_barrier(world);
   MPI_Allreduce(MPI_IN_PLACE, peaks, 2, MPI_INT64_T, MPI_MAX, world);
+  MPI_Allreduce(MPI_IN_PLACE, cpu, 2, MPI_DOUBLE, MPI_MAX, world);
+  out.compute_cpu = cpu[0];
+  out.server_cpu = cpu[1];
   out.compute_peak_rss = peaks[0];
   out.server_peak_rss = peaks[1];
   return out;
@@ -246,7 +263,8 @@ nlohmann::ordered_json run_json(const MethodRun& r) {
           {"blocked_seconds", r.blocked}, {"pack_seconds", r.pack},
           {"backpressure_seconds", r.backpressure}, {"server_write_seconds", r.server_write},
           {"server_receive_seconds", r.server_receive},
-          {"compute_peak_rss_bytes", r.compute_peak_rss}, {"server_peak_rss_bytes", r.server_peak_rss}};
+          {"compute_peak_rss_bytes", r.compute_peak_rss}, {"server_peak_rss_bytes", r.server_peak_rss},
+          {"compute_cpu_seconds", r.compute_cpu}, {"server_cpu_seconds", r.server_cpu}};
 }
 
 }  // namespace
@@ -277,7 +295,8 @@ int run_model_loop(int argc, char** argv) {
   app.add_option("--json", lo.json, "result file (rank 0)");
   app.footer("Per method: wall (loop + final close), loop, close, and per frame (median over the timed frames) "
              "the model's blocked time, its pack, its wait for the servers, the servers' write time; peak RSS "
-             "(VmHWM, reset per method) of the compute ranks and of the servers.");
+             "(VmHWM, reset per method) of the compute ranks and of the servers; CPU seconds (user + system, "
+             "set-up included) of a compute rank and of a server.");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -311,13 +330,14 @@ int run_model_loop(int argc, char** argv) {
               size, size - lo.servers * lo.groups, lo.groups, lo.servers, lo.steps, lo.step_seconds, lo.every, lo.e_we,
               lo.e_sn, lo.e_vert, lo.dir.c_str(), lo.fsync ? " (fsync)" : "");
   std::printf("load average before %s, after %s\n", load_before.c_str(), load_after.c_str());
-  std::printf("%-14s %9s %9s %8s %11s %11s %11s %12s %9s %9s\n", "method", "wall s", "loop s", "close s", "blocked/fr",
-              "pack/fr", "backpr/fr", "srv write/fr", "rss MB", "srv MB");
+  std::printf("%-14s %8s %8s %7s %10s %10s %10s %12s %7s %7s %7s %7s\n", "method", "wall s", "loop s", "close s",
+              "blocked/fr", "pack/fr", "backpr/fr", "srv write/fr", "rss MB", "srv MB", "cpu s", "srv cpu");
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const MethodRun& r : runs) {
-    std::printf("%-14s %9.3f %9.3f %8.3f %11.4f %11.4f %11.4f %12.4f %9.0f %9.0f\n", r.method.c_str(), r.wall, r.loop_wall,
-                r.close, median(r.blocked), median(r.pack), median(r.backpressure), median(r.server_write),
-                static_cast<double>(r.compute_peak_rss) / 1e6, static_cast<double>(r.server_peak_rss) / 1e6);
+    std::printf("%-14s %8.3f %8.3f %7.3f %10.4f %10.4f %10.4f %12.4f %7.0f %7.0f %7.2f %7.2f\n", r.method.c_str(), r.wall,
+                r.loop_wall, r.close, median(r.blocked), median(r.pack), median(r.backpressure), median(r.server_write),
+                static_cast<double>(r.compute_peak_rss) / 1e6, static_cast<double>(r.server_peak_rss) / 1e6, r.compute_cpu,
+                r.server_cpu);
     list.push_back(run_json(r));
   }
   if (!lo.json.empty()) {
