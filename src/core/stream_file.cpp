@@ -164,7 +164,11 @@ double Writer::Impl::close_file() {
 }
 
 void Writer::Impl::abandon() noexcept {
-  if (handoff) handoff->abandon();
+  if (handoff) {  // the servers hold the file: they close it when they stop
+    handoff->abandon();
+    file_open = false;
+    return;
+  }
   for (auto& plan : plans) {
     if (plan) plan->abandon();  // their shared windows are freed collectively: not now
   }

@@ -45,6 +45,14 @@ void OwnedSends::wait_all() {
   items_.clear();
 }
 
+void OwnedSends::release() noexcept {
+  for (Item& item : items_) {
+    if (item.request != MPI_REQUEST_NULL) MPI_Request_free(&item.request);
+    (void)item.bytes.release();
+  }
+  items_.clear();
+}
+
 namespace {
 
 std::string receive_matched(MPI_Message& message, MPI_Status& status) {

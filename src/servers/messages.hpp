@@ -23,6 +23,9 @@ class OwnedSends {
   void send(std::string bytes, int dest, int tag, MPI_Comm comm);
   void progress();  // forgets the sends that completed
   void wait_all();
+  // Forgets the sends still pending without waiting: MPI completes them or not; their bytes
+  // are left allocated (a server leaving its loop must not wait for a rank that left).
+  void release() noexcept;
   bool empty() const noexcept { return items_.empty(); }
 
  private:

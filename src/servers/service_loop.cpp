@@ -66,7 +66,9 @@ void ServiceLoop::run() {
         Ack ack;
         ack.command = Command::Stop;
         answer(ack);
-        acks_.wait_all();
+        // Compute ranks that stopped the servers from a destructor do not wait for this answer.
+        acks_.progress();
+        acks_.release();
         return;
       }
     }

@@ -295,6 +295,45 @@ TEST(ServerShutdown, StopWithAnOpenStreamIsAnError) {
   if (rank_in(comm) == 0) expect_complete(file_at(dir, 0), {0}, model, shape);
 }
 
+// A stream left behind by an exception (its Writer destroyed while unwinding: no collective,
+// nothing more sent) and servers left to their destructor: the servers close the stream when
+// they stop (its frames are complete, so its file is committed) and every rank gets out.
+TEST(ServerShutdown, AbandonedStreamAndDestructorsEndCleanly) {
+  const std::string dir = fresh_dir("abandoned");
+  {
+    IoServers servers(MPI_COMM_WORLD, 1, 1);
+    if (!servers.is_server()) {
+      const MPI_Comm comm = servers.compute_comm();
+      ModelShape shape;
+      Model model(comm, shape);
+      OutputOptions o = options_for(dir);
+      o.frames_per_file = 2;
+      try {
+        Writer w = build_stream(comm, model, o, &servers);
+        for (int t = 0; t < 3; ++t) write_frame(w, model, t);
+        throw std::runtime_error("the model failed");
+      } catch (const std::runtime_error&) {
+      }
+      // (no stop(): the destructor stops the servers; the files are checked after that)
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank_in(MPI_COMM_WORLD) == 0) {
+    ModelShape shape;
+    const Schema schema = make_test_schema(shape);
+    for (int first : {0, 2}) {
+      ExpectedFile f{file_at(dir, first), {}, {}};
+      for (int t = first; t < std::min(3, first + 2); ++t) {
+        f.frames.push_back(t);
+        f.dates.push_back(date_at(t));
+      }
+      ASSERT_TRUE(fs::exists(f.path)) << f.path;
+      check_file(f, schema, shape, NC_FORMAT_64BIT_OFFSET);
+      EXPECT_TRUE(ncvalidator_ok(f.path)) << f.path;
+    }
+  }
+}
+
 // Sizes that make no sense fail on every rank of the world (no hang, no server loop).
 TEST(ServerSplit, NonsenseSizesFailOnEveryRank) {
   for (auto [tasks, groups] : {std::pair{world_size(), 1}, std::pair{0, 2}, std::pair{-1, 1}}) {
