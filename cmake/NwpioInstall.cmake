@@ -2,15 +2,25 @@
 # pkg-config files nwpio.pc (C/C++) and nwpiof.pc (Fortran, for mpif90 + make builds such as
 # configure.wrf), and the CMake package nwpio (find_package(nwpio): nwpio::nwpio, nwpio::fortran).
 # Everything here is install component "nwpio": `cmake --install build --component nwpio`
-# installs the library package alone (the tools have their own rules).
+# installs the library package alone. The programs (nwpio-check, nwpio-demo, nwpio-bench) are
+# component "tools"; a plain `cmake --install build --prefix P` installs both.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(NWPIO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nwpio)
 set(NWPIO_FMOD_DIR ${CMAKE_INSTALL_INCLUDEDIR}/nwpio/fortran)
 
-# Installed libraries find each other (and nothing else) through their own directory.
-set_target_properties(nwpio PROPERTIES INSTALL_RPATH "$ORIGIN")
+# Installed libraries find each other through their own directory, and a PnetCDF outside the
+# system's library directories (e.g. scripts/build-pnetcdf-mpich.sh's prefix) through its own.
+set(NWPIO_INSTALL_RPATH "$ORIGIN")
+if(NWPIO_HAVE_PNETCDF)
+  foreach(dir IN LISTS PNETCDF_LIBRARY_DIRS)
+    if(NOT dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+      list(APPEND NWPIO_INSTALL_RPATH ${dir})
+    endif()
+  endforeach()
+endif()
+set_target_properties(nwpio PROPERTIES INSTALL_RPATH "${NWPIO_INSTALL_RPATH}")
 install(TARGETS nwpio EXPORT nwpioTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
@@ -62,8 +72,14 @@ foreach(lib IN LISTS MPI_CXX_LIBRARIES MPI_C_LIBRARIES)
     string(APPEND NWPIO_PC_MPI_LIBS " -L${libdir} -l${libname}")
   endif()
 endforeach()
-set(NWPIO_PC_REQUIRES_PRIVATE "netcdf")
-set(NWPIO_PCF_LIBS_PRIVATE "-lnetcdf")
+# The netCDF-C this build chose (NWPIO_NETCDF): the MPI build is pkg-config netcdf-mpi, -lnetcdf_mpi.
+if(NWPIO_NETCDF_FLAVOR STREQUAL "mpi")
+  set(NWPIO_PC_REQUIRES_PRIVATE "netcdf-mpi")
+  set(NWPIO_PCF_LIBS_PRIVATE "-lnetcdf_mpi")
+else()
+  set(NWPIO_PC_REQUIRES_PRIVATE "netcdf")
+  set(NWPIO_PCF_LIBS_PRIVATE "-lnetcdf")
+endif()
 if(NWPIO_HAVE_PNETCDF)
   string(APPEND NWPIO_PC_REQUIRES_PRIVATE " pnetcdf")
   string(APPEND NWPIO_PCF_LIBS_PRIVATE " -lpnetcdf")
@@ -78,3 +94,15 @@ install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc DESTINATION ${CMAKE_INSTALL
 if(NWPIO_HAVE_FORTRAN)
   install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
 endif()
+
+# ---- programs ------------------------------------------------------------------------------
+# nwpio-check, nwpio-demo and nwpio-bench into <prefix>/bin. Their RUNPATH reaches libnwpio
+# relative to themselves ($ORIGIN/../lib), so they run from any prefix, moved or not, without
+# LD_LIBRARY_PATH (tests/install). slurm/README.md: NWPIO_BIN=<prefix>/bin.
+file(RELATIVE_PATH NWPIO_BIN_TO_LIB /nwpio-prefix/${CMAKE_INSTALL_BINDIR} /nwpio-prefix/${CMAKE_INSTALL_LIBDIR})
+foreach(program IN ITEMS nwpio-check nwpio-demo nwpio-bench)
+  if(TARGET ${program})
+    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/${NWPIO_BIN_TO_LIB}")
+    install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  endif()
+endforeach()

@@ -4,7 +4,8 @@
 !
 !   use nwpio
 !   type(nwpio_stream) :: s
-!   call nwpio_open(s, comm, 'namelist.input', domain_id, ierr)
+!   call nwpio_open(s, comm, 'namelist.input', domain_id, ierr)   ! optional: output_dir='dir'
+!   call nwpio_set_hint_report(s, 'full', ierr)                   ! optional: 'summary' (default), 'off'
 !   call nwpio_set_domain(s, ids,ide, jds,jde, kds,kde, ims,ime, jms,jme, kms,kme, &
 !                         ips,ipe, jps,jpe, kps,kpe, ierr)
 !   call nwpio_def_var(s, 'U', NWPIO_REAL4, 'XZY', 'X', 'x-wind component', 'm s-1', ierr)
@@ -28,6 +29,7 @@ module nwpio
   use nwpio_base
   use nwpio_write_m
   use nwpio_model
+  use nwpio_options_m
   implicit none
   private
 
@@ -39,6 +41,7 @@ module nwpio
             NWPIO_ERR_NETCDF, NWPIO_ERR_UNSUPPORTED, NWPIO_ERR_INTERNAL
   public :: NWPIO_REAL4, NWPIO_REAL8, NWPIO_INT4, NWPIO_MAX_NAME, NWPIO_DATE_LEN
 
+  public :: nwpio_set_hint_report
   public :: nwpio_open, nwpio_set_domain, nwpio_def_dim, nwpio_def_var, nwpio_put_global_att, &
             nwpio_output_due, nwpio_begin_frame, nwpio_end_frame, nwpio_close
   public :: nwpio_servers_start, nwpio_servers_stop

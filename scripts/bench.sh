@@ -13,7 +13,9 @@
 #   --shm DIR   directory on tmpfs (default /dev/shm/nwpio-bench)
 #   --build DIR build tree (default build); --no-build uses it as it is
 # Environment: NP_LIST (default "1 2 4"), REPEAT (default 3), HAPS_SCALE (default 0.35).
-# Default sweep: about 5 minutes on a quiet 2-core machine (306 s with REPEAT=5).
+# Default sweep: about 5 minutes on a quiet 2-core machine before the raw variants of issue 12
+# (306 s with REPEAT=5); with the twelve raw-*/floor-* variants 48 min on the 2-core machine
+# shared with other builds (load average 11-19).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 

@@ -2,15 +2,20 @@
 # Shared set-up for scripts/demo.sh and scripts/test.sh (sourced, not run):
 #   nwpio_install_packages [extra packages...]  installs missing Debian packages (as root)
 #   nwpio_build [build dir] [cmake args...]     configures (Release, warnings on) and builds
-#                                               (only $NWPIO_BUILD_TARGET when that is set)
+#                                               (only $NWPIO_BUILD_TARGET when that is set);
+#                                               C and C++ through ccache when it is installed
+# ccache keeps its cache outside the checkout: $CCACHE_DIR, default /var/cache/nwpio/ccache
+# (NWPIO_CCACHE=0 turns it off). CCACHE_BASEDIR = the checkout, so a clone in another folder
+# hits the same entries.
 # Open MPI refuses to run as root without these; CI and these machines run as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 NWPIO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NWPIO_JOBS=${NWPIO_JOBS:-$(nproc)}
 
 # Packages needed to build and run nwpio (all from Debian 12).
-NWPIO_BUILD_PACKAGES=(cmake make g++ gfortran pkg-config
+NWPIO_BUILD_PACKAGES=(cmake make g++ gfortran pkg-config ccache
   openmpi-bin libopenmpi-dev libpnetcdf-dev pnetcdf-bin libnetcdf-dev netcdf-bin
+  libnetcdf-mpi-dev libhdf5-openmpi-dev
   libgtest-dev libtoml11-dev libcli11-dev nlohmann-json3-dev libfmt-dev)
 
 nwpio_log() { echo "[nwpio] $*" >&2; }
@@ -37,12 +42,35 @@ nwpio_install_packages() {
 nwpio_build() {
   local dir=${1:-$NWPIO_ROOT/build}
   shift || true
+  local launcher=()
+  if [[ ${NWPIO_CCACHE:-1} != 0 ]] && command -v ccache >/dev/null; then
+    export CCACHE_DIR=${CCACHE_DIR:-/var/cache/nwpio/ccache} CCACHE_BASEDIR=${CCACHE_BASEDIR:-$NWPIO_ROOT}
+    mkdir -p "$CCACHE_DIR"
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
   nwpio_log "configuring $dir $*"
-  cmake -S "$NWPIO_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >"$dir.configure.log" 2>&1 ||
-    { cat "$dir.configure.log" >&2; return 1; }
+  # The configure log lives inside the build folder (never beside it, in the checkout).
+  mkdir -p "$dir"
+  cmake -S "$NWPIO_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >"$dir/configure.log" 2>&1 ||
+    { cat "$dir/configure.log" >&2; return 1; }
+  grep '^-- nwpio: ' "$dir/configure.log" >&2 || true  # which MPI and PnetCDF it found
   nwpio_log "building $dir with $NWPIO_JOBS jobs"
   # progress lines are dropped; warnings and errors are shown; the status is cmake's
   local target=()
   [[ -n ${NWPIO_BUILD_TARGET:-} ]] && target=(--target "$NWPIO_BUILD_TARGET")
+  local before=(0 0)
+  ((${#launcher[@]})) && read -ra before < <(nwpio_ccache_counts)
   cmake --build "$dir" -j "$NWPIO_JOBS" "${target[@]}" 2>&1 | { grep -vE '^\[ *[0-9]+%\]' || true; }
+  local status=${PIPESTATUS[0]} after
+  if ((${#launcher[@]})); then
+    read -ra after < <(nwpio_ccache_counts)
+    nwpio_log "ccache ($CCACHE_DIR): $((after[0] - before[0])) hits, $((after[1] - before[1])) misses in this build"
+  fi
+  return "$status"
+}
+
+# "hits misses" of the ccache statistics (totals; other builds on the machine count too).
+nwpio_ccache_counts() {
+  ccache --print-stats 2>/dev/null |
+    awk -F'\t' '$1=="direct_cache_hit"||$1=="preprocessed_cache_hit"{h+=$2} $1=="cache_miss"{m=$2} END{print h+0, m+0}'
 }

@@ -3,15 +3,22 @@
 # CI runs exactly this (.ci/run). Exit code 0 only when every stage passed.
 #   stage 1: default build (Release, PnetCDF) and its tests, except the Slurm ones
 #   stage 2: the job scripts on a throw-away local Slurm (ctest -L slurm)
-#   stage 3: a build without PnetCDF (io_form 0 and 2 only) and its tests
+#   stage 3: a build without PnetCDF and with the serial netCDF-C (io_form 0 and 2 only: no 11, no 13)
 #   stage 4: AddressSanitizer + UndefinedBehaviorSanitizer build, unit and MPI tests
 #   stage 5: libFuzzer runs of the namelist, iofields and hints readers (clang)
+#   stage 6: MPICH: PnetCDF built for MPICH (once per machine, scripts/build-pnetcdf-mpich.sh),
+#            nwpio built against both (build-mpich/), and the tests under mpiexec.mpich,
+#            the Slurm job scripts included
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
+source "$(dirname "$0")/build-pnetcdf-mpich.sh"
 # Slurm and munge for the job-script tests; python3 is the tests' independent reader of TOML/JSON;
 # strace proves the fsync-before-rename order; clang, its runtime and llvm-symbolizer for the
-# fuzzers and the sanitizer reports.
-nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14
+# fuzzers and the sanitizer reports; cdo and Debian's xarray + netCDF4 read the files' dates as
+# users' tools do (tests/demo/dates_case.sh) and read the io_form 13 (parallel netCDF-4) files back;
+# MPICH and autotools for the MPICH stage.
+nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14 \
+  cdo python3-xarray python3-netcdf4 "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
 t0=$SECONDS
 stage() { nwpio_log "=== $* ($((SECONDS - t0)) s)"; }
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }
@@ -25,10 +32,11 @@ run_ctest "$NWPIO_ROOT/build" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
 stage "test: job scripts on a local Slurm (ctest -L slurm)"
 run_ctest "$NWPIO_ROOT/build" -L slurm
 
-stage "build: without PnetCDF (io_form 0 and 2 only)"
+stage "build: without PnetCDF, serial netCDF-C (io_form 0 and 2 only)"
 mkdir -p "$NWPIO_ROOT/build-nopnetcdf"
 # (the Fortran bindings' io_form 2 path is tested in the default build: fortran_kinds_serial_np3)
-nwpio_build "$NWPIO_ROOT/build-nopnetcdf" -DNWPIO_WITH_PNETCDF=OFF -DNWPIO_BUILD_BENCH=OFF -DNWPIO_BUILD_FORTRAN=OFF
+nwpio_build "$NWPIO_ROOT/build-nopnetcdf" -DNWPIO_WITH_PNETCDF=OFF -DNWPIO_NETCDF=serial -DNWPIO_BUILD_BENCH=OFF \
+  -DNWPIO_BUILD_FORTRAN=OFF
 stage "test: without PnetCDF"
 run_ctest "$NWPIO_ROOT/build-nopnetcdf" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
 
@@ -49,5 +57,14 @@ CC=clang CXX=clang++ NWPIO_BUILD_TARGET=nwpio_fuzz nwpio_build "$NWPIO_ROOT/buil
   -DNWPIO_BUILD_FORTRAN=OFF -DNWPIO_BUILD_BENCH=OFF
 stage "test: short fuzz runs (${NWPIO_FUZZ_SECONDS:-20} s each)"
 run_ctest "$NWPIO_ROOT/build-fuzz" -L fuzz
+
+stage "build: MPICH (PnetCDF for MPICH, cached per machine; nwpio with -DNWPIO_MPI=mpich)"
+nwpio_pnetcdf_mpich
+mkdir -p "$NWPIO_ROOT/build-mpich"
+nwpio_build "$NWPIO_ROOT/build-mpich" -DNWPIO_MPI=mpich -DCMAKE_PREFIX_PATH="$NWPIO_PNETCDF_MPICH_PREFIX"
+stage "test: MPICH (mpiexec.mpich)"
+run_ctest "$NWPIO_ROOT/build-mpich" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
+stage "test: MPICH, job scripts on a local Slurm (mpiexec.mpich, srun --mpi=pmi2)"
+run_ctest "$NWPIO_ROOT/build-mpich" -L slurm
 
 stage "all stages passed in $((SECONDS - t0)) s"

@@ -1,5 +1,6 @@
 // nwpio-bench's command line, parsed with CLI11 (see bench_options.hpp).
 #include "bench_options.hpp"
+#include "raw_variants.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -17,7 +18,16 @@ const std::vector<std::string>& all_method_names() {
 }
 
 const std::vector<std::string>& extra_method_names() {
-  static const std::vector<std::string> names = {"nwpio-io11-direct-datatype", "reorder-pack", "reorder-datatype"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n = {"nwpio-io11-direct-datatype", "reorder-pack", "reorder-datatype",
+                                  // compressed netCDF-4 (method_wrf_netcdf.cpp, methods_nwpio.cpp)
+                                  "nwpio-io13", "nwpio-io13-gbr3", "wrf-io13", "wrf-io2"};
+    // Single raw variants (`ceiling` / `netcdf-floor` run them all and report the fastest).
+    for (const bool swap : {false, true}) {
+      for (const auto& v : raw_method_names(swap)) n.push_back(v);
+    }
+    return n;
+  }();
   return names;
 }
 
@@ -43,10 +53,15 @@ std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, 
   CLI::App app{
       "nwpio-bench: writes the same frame with every method (nwpio io_form 11 in each gathering mode, "
       "WRF's own PnetCDF pattern, nwpio io_form 2, the null backend, raw MPI-IO and raw MPI-IO plus one "
-      "byte-swap pass) in alternating repetitions and reports median seconds, MB/s, ratios and peak RSS."};
+      "byte-swap pass) in alternating repetitions and reports median seconds, MB/s, ratios and peak RSS. "
+      "'ceiling' runs every raw-* variant (collective or independent, collective buffering on or off, "
+      "one request or 64 MiB requests, heap or shared-memory buffer) and is the fastest of them; "
+      "'netcdf-floor' likewise over the floor-* variants (the same plus one byte-swap pass)."};
   app.get_formatter()->column_width(36);
-  app.add_option("--workload", o.workload, "wrf (202-variable history frame), haps (1 km HAPS grid), matrix")
-      ->check(CLI::IsMember({"wrf", "haps", "matrix"}))
+  app.add_option("--workload", o.workload,
+                 "wrf (202-variable history frame), haps (1 km HAPS grid), matrix, wrfreal (the real WRF 4.7.1 "
+                 "supercell fields, tiled; workload_real.hpp)")
+      ->check(CLI::IsMember({"wrf", "haps", "matrix", "wrfreal"}))
       ->required();
   auto* we = app.add_option("--e-we", o.e_we, "west-east staggered count (wrf/matrix default 426; haps 1281)")
                  ->check(CLI::Range(3, 1 << 20));

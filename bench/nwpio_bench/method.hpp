@@ -32,6 +32,10 @@ struct CaseContext {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0, size = 1;
   MPI_Info info = MPI_INFO_NULL;    // the hints nwpio resolves, for the methods outside nwpio
+  // The hints nwpio resolves for writers that hold contiguous slabs (its rearranged frames):
+  // collective buffering derived off unless the user's hints set it. The raw variants without
+  // collective buffering use these.
+  MPI_Info info_slabs = MPI_INFO_NULL;
   std::int64_t max_round_bytes = std::int64_t{1} << 30;  // per rank per collective call
 };
 

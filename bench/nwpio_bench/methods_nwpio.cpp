@@ -22,8 +22,9 @@ constexpr const char* kStartDate = "2019-06-01_00:00:00";
 class WriterMethod final : public Method {
  public:
   WriterMethod(std::string name, IoForm io_form, GatherMode gather, ReorderMode reorder = ReorderMode::Auto,
-               bool shared_memory = true)
-      : name_(std::move(name)), io_form_(io_form), gather_(gather), reorder_(reorder), shared_memory_(shared_memory) {}
+               bool shared_memory = true, std::string quantize = {})
+      : name_(std::move(name)), io_form_(io_form), gather_(gather), reorder_(reorder), shared_memory_(shared_memory),
+        quantize_(std::move(quantize)) {}
 
   std::string name() const override { return name_; }
   bool writes_netcdf() const override { return io_form_ != IoForm::Null; }
@@ -42,7 +43,8 @@ class WriterMethod final : public Method {
     o.fsync_before_rename = ctx.options->fsync && io_form_ != IoForm::Null;
     if (ctx.options->round_mb > 0) o.max_round_bytes = static_cast<std::int64_t>(ctx.options->round_mb * 1e6);
     o.shared_memory_exchange = shared_memory_;
-    o.hints.log_report = false;
+    o.quantize.text = quantize_;  // io_form 13: lossy quantization of the float fields
+    o.hints.report = HintReport::Off;
     o.hints.profile_file = ctx.options->hints_file;
     o.hints.profile = ctx.options->hints_profile;
     for (const auto& h : ctx.options->hints) o.hints.overrides[h.substr(0, h.find('='))] = h.substr(h.find('=') + 1);
@@ -91,6 +93,7 @@ class WriterMethod final : public Method {
   GatherMode gather_;
   ReorderMode reorder_;
   bool shared_memory_;
+  std::string quantize_;
   std::unique_ptr<Writer> writer_;
   std::string timed_date_;
 };
@@ -109,6 +112,11 @@ std::unique_ptr<Method> make_writer_method(const std::string& name) {
   }
   if (name == "nwpio-io2") return std::make_unique<WriterMethod>(name, IoForm::NetcdfSerial, GatherMode::Auto);
   if (name == "null") return std::make_unique<WriterMethod>(name, IoForm::Null, GatherMode::Auto);
+  // io_form 13: deflate 2 + shuffle (WRF's), and the same with GranularBR at 3 significant digits.
+  if (name == "nwpio-io13") return std::make_unique<WriterMethod>(name, IoForm::NetcdfParallel, GatherMode::Auto);
+  if (name == "nwpio-io13-gbr3") {
+    return std::make_unique<WriterMethod>(name, IoForm::NetcdfParallel, GatherMode::Auto, ReorderMode::Auto, true, "granularbr=3");
+  }
   return nullptr;
 }
 

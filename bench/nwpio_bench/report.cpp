@@ -101,7 +101,8 @@ void print_table(const std::vector<CaseResult>& results, const Environment& env,
       if (rc) std::snprintf(rcs, sizeof rcs, "%.2f", *rc);
       if (rw) std::snprintf(rws, sizeof rws, "%.2f", *rw);
       std::snprintf(range, sizeof range, "%.4f-%.4f", m.min, m.max);
-      std::printf("%-27s %12lld %9.4f %19s %9.1f %9s %10s %12.1f%s\n", m.method.c_str(), static_cast<long long>(m.bytes),
+      const std::string label = m.best_of.empty() ? m.method : m.method + " =" + m.best_of;
+      std::printf("%-27s %12lld %9.4f %19s %9.1f %9s %10s %12.1f%s\n", label.c_str(), static_cast<long long>(m.bytes),
                   m.median, range, mb_per_s(m), rcs, rws, static_cast<double>(max_of(m.peak_rss_per_rank)) / 1e6,
                   m.verify_ok ? "" : "  VERIFY FAILED");
     }
@@ -157,6 +158,7 @@ void write_json(const std::string& path, const std::vector<CaseResult>& results,
                 {"file_bytes", m.file_bytes},
                 {"mode", m.mode},
                 {"phases_median_seconds", m.phases_median}};
+      if (!m.best_of.empty()) r["best_of"] = m.best_of;
       if (o.verify) {
         r["verify"] = m.verify;
         r["verify_ok"] = m.verify_ok;

@@ -30,6 +30,7 @@ struct MethodResult {
   std::int64_t buffer_bytes = 0;    // staging buffers (nwpio: FrameStats::peak_buffer_bytes)
   std::map<std::string, double> phases_median;
   std::string mode;
+  std::string best_of;              // ceiling / netcdf-floor: the variant whose numbers these are
   std::string verify;               // --verify: the read-back summary of the first repetition
   bool verify_ok = true;
 };

@@ -11,6 +11,7 @@
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/wrf_decompose.hpp"
 #include "nwpio/wrf_history.hpp"
+#include "workload_real.hpp"
 
 namespace nwpio::bench {
 namespace {
@@ -113,6 +114,9 @@ std::vector<Case> make_cases(const BenchOptions& o, int nranks) {
     const double f = o.scale;
     const int we = o.e_we ? o.e_we : scaled(426, f), sn = o.e_sn ? o.e_sn : scaled(301, f);
     cases.push_back(history_case("wrf", we, sn, o.e_vert ? o.e_vert : 36, process_grid(o, nranks)));
+  } else if (o.workload == "wrfreal") {
+    const auto [px, py] = process_grid(o, nranks);
+    cases.push_back(real_case(o.e_we ? o.e_we : 426, o.e_sn ? o.e_sn : 301, px, py));
   } else if (o.workload == "haps") {
     const double f = o.scale;
     const int we = o.e_we ? o.e_we : scaled(1281, f), sn = o.e_sn ? o.e_sn : scaled(961, f);

@@ -27,6 +27,7 @@ struct Case {
   // Bytes of one frame that opens its file: every variable's file extent times its element
   // size, plus Times (19 chars). Computed here from the schema alone, independently of nwpio.
   std::int64_t frame_bytes = 0;
+  bool real_fields = false;  // wrfreal: filled from a real wrfout (workload_real.hpp), not the fill rule
 };
 
 std::vector<Case> make_cases(const BenchOptions& options, int nranks);

@@ -8,15 +8,27 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace nwpio {
+
+// What rank 0 prints (stderr) about the hints at each file open. The statistics JSON
+// (Statistics::attachments "hints:<file>") always holds the full report.
+//   Off      nothing
+//   Summary  one line per file: the final file, file system, MPI-IO layer, profile, what was
+//            set, and every setting that was dropped, overridden or contradicted (the default)
+//   Full     the table of every setting: value, origin, MPI_Info keys, status and why
+// Chosen by, lowest first: the default (Summary) < namelist &nwpio hint_report < API
+// (HintOptions::report, nwpio_set_hint_report) < environment NWPIO_HINT_REPORT.
+enum class HintReport { Off, Summary, Full };
 
 // What the &nwpio namelist group said (filled by OutputOptions::from_namelist).
 struct NamelistHints {
   std::string profile_file;  // hints_file
   std::string profile;       // hints_profile
   std::string assignments;   // hints = "key=value;key=value" (same syntax as NWPIO_HINTS)
+  std::optional<HintReport> report;  // hint_report = 'off' | 'summary' | 'full'
 };
 
 struct HintOptions {
@@ -30,8 +42,9 @@ struct HintOptions {
   // --- namelist level ------------------------------------------------------------
   NamelistHints namelist;
 
-  // Rank 0 prints the hint report at each file open (the JSON statistics always hold it).
-  bool log_report = true;
+  // How much of the hint report rank 0 prints at each file open (see HintReport); unset: the
+  // namelist's hint_report, else Summary. NWPIO_HINT_REPORT overrides it.
+  std::optional<HintReport> report;
 };
 
 }  // namespace nwpio

@@ -10,6 +10,7 @@
  * of the communicator given to open, in the same order):
  *
  *   nwpio_open_f / nwpio_open     collective  namelist.input -> options of one domain's history
+ *   nwpio_set_hint_report         local       hint report per file: "summary", "full" or "off"
  *   nwpio_set_domain              collective  WRF bounds (1-based, inclusive), converted once
  *   nwpio_def_dim, nwpio_def_var, nwpio_put_global_att_*   local, same on every rank
  *   loop over model time:
@@ -75,6 +76,12 @@ int nwpio_open(nwpio_stream** stream, MPI_Comm comm, const char* namelist_file, 
                const char* output_dir);
 int nwpio_open_f(nwpio_stream** stream, MPI_Fint comm, const char* namelist_file, int domain_id,
                  const char* output_dir);
+
+/* How much of the hint report rank 0 prints at each file open (stderr): "summary" (one line per
+ * file, the default), "full" (the table of every setting) or "off" (case-insensitive). Before the
+ * first nwpio_begin_frame; the same on every rank. Beats the namelist's &nwpio hint_report;
+ * NWPIO_HINT_REPORT beats it. The statistics JSON always holds the full report. */
+int nwpio_set_hint_report(nwpio_stream* stream, const char* level);
 
 /* Collective. WRF's bounds exactly as the model has them (1-based, inclusive, ide = e_we). */
 int nwpio_set_domain(nwpio_stream* stream, int ids, int ide, int jds, int jde, int kds, int kde,

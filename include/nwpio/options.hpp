@@ -17,12 +17,21 @@ struct TestHooks;  // nwpio's own tests only (src/core/test_hooks.hpp)
 }
 
 // WRF's io_form values. 0 is nwpio's own null backend (library overhead alone, no file).
-enum class IoForm : int { Null = 0, NetcdfSerial = 2, Pnetcdf = 11 };
+// 13: netCDF-4/HDF5 written in parallel, compressed (needs a build with the MPI netCDF-C).
+enum class IoForm : int { Null = 0, NetcdfSerial = 2, Pnetcdf = 11, NetcdfParallel = 13 };
 
 enum class FileFormat {
   Cdf2,     // 64-bit offset (NC_64BIT_OFFSET): WRF's default, every reader takes it
   Cdf5,     // 64-bit data (NC_64BIT_DATA): variables over 4 GiB
-  Netcdf4,  // HDF5-based, io_form 2 only (use_netcdf_classic = .false.)
+  Netcdf4,  // HDF5-based: io_form 13, and io_form 2 with use_netcdf_classic = .false.
+};
+
+// A setting written as text (grammar in docs/COMPRESSION.md) and where it was written: a
+// namelist's "file:line:column", empty when set in code. Settings are checked against the
+// schema when the stream opens; an error then still points at the text.
+struct SettingText {
+  std::string text;
+  std::string origin;
 };
 
 // How patches reach the collective write (io_form 11).
@@ -44,7 +53,19 @@ struct OutputOptions {
   bool nocolons = false;  // ':' -> '_' in file names (always done for io_form 11, as WRF does)
   FileFormat format = FileFormat::Cdf2;               // io_form 11 format
   bool use_netcdf_classic = false;  // io_form 2: .true. -> CDF-2, .false. -> netCDF-4 (WRF default)
-  int deflate_level = 2;            // io_form 2 netCDF-4 only
+  // --- netCDF-4 storage (io_form 13; io_form 2 when it writes netCDF-4); docs/COMPRESSION.md ---
+  int deflate_level = 2;            // 0-9, WRF's 2; 0: no deflate (the chunking stays)
+  std::string compression_filter = "deflate";  // "deflate" or "none" (no filter at all)
+  bool shuffle = true;              // HDF5's byte shuffle before deflate (WRF: on)
+  // Lossy quantization of every float/double field with i and j: "" or "none",
+  // "bitround=NSB" (mantissa bits), "granularbr=NSD" or "bitgroom=NSD" (decimal digits).
+  SettingText quantize;
+  // Per-variable overrides, ';'-separated: "T U V: deflate=4 shuffle=no; QVAPOR: granularbr=3;
+  // XLAT: chunk=1x150x425". Keys: deflate, shuffle, filter, bitround, granularbr, bitgroom,
+  // quantize=none, chunk (file order, Time left out).
+  SettingText compression_vars;
+  // io_form 13: largest chunk (bytes); a horizontal plane above it is cut into row stripes.
+  std::int64_t chunk_max_bytes = std::int64_t{16} << 20;
 
   // --- backend ---------------------------------------------------------------
   IoForm io_form = IoForm::Pnetcdf;

@@ -54,6 +54,10 @@ class StreamBuilder {
   // WRF's grid attributes (*_GRID_DIMENSION, *_PATCH_*) from the domain, in their place.
   void set_wrf_grid_attributes();
 
+  // Local, before build(): how much of the hint report rank 0 prints per file (as
+  // HintOptions::report; NWPIO_HINT_REPORT still wins).
+  void set_hint_report(HintReport report);
+
   const Schema& schema() const noexcept;        // as defined (before iofields)
   const OutputOptions& options() const noexcept;
 

@@ -17,8 +17,10 @@ struct HistorySchemaOptions {
   // attributes (WEST-EAST_GRID_DIMENSION, *_PATCH_*); the file's dimensions come from the
   // Decomposition handed to the Writer.
   int e_we = 426, e_sn = 301, e_vert = 36;
-  std::string start_date = "2019-06-01_00:00:00";  // START_DATE, JULYR, JULDAY, GMT
-  std::string simulation_start_date;               // SIMULATION_START_DATE; empty: start_date
+  std::string start_date = "2019-06-01_00:00:00";  // START_DATE (this run's start)
+  // SIMULATION_START_DATE, JULYR, JULDAY, GMT and XTIME's units (the first run's start, which a
+  // restart keeps); empty: start_date.
+  std::string simulation_start_date;
   double dx = 12000.0, dy = 12000.0;               // DX, DY in metres
   double time_step = 60.0;                         // DT in seconds
   int nproc_x = 1, nproc_y = 1;                    // NTASKS_X, NTASKS_Y, NTASKS_TOTAL
@@ -28,6 +30,10 @@ struct HistorySchemaOptions {
   MemoryOrder order_3d = MemoryOrder::XZY;
 };
 
+// WRF's time coordinate: XTIME holds minutes since the simulation start, and its description
+// and units say so ("minutes since 2019-06-01 00:00:00", wrf::minutes_since).
+inline constexpr const char* kTimeCoordinate = "XTIME";
+
 // Number of data variables of the table (Times, which the Writer adds itself, not counted).
 inline constexpr int kHistoryVariableCount = 201;
 
@@ -36,6 +42,9 @@ inline constexpr int kHistoryVariableCount = 201;
 // Times), and the global attributes in the order of the real file. Throws Error(InvalidArgument)
 // for a start date not in WRF's form or counts < 2.
 Schema history_schema(const HistorySchemaOptions& options = {});
+
+// The date the run's time axis counts from: simulation_start_date, or start_date when empty.
+std::string simulation_start_date(const HistorySchemaOptions& options);
 
 // The global attributes of the real header, in its order, with the run-dependent ones
 // (dates, grid dimensions, DX, DY, DT, NTASKS_*, JULYR, JULDAY, GMT) taken from `options`.

@@ -28,6 +28,12 @@ struct BackendTraits {
   // The core may switch a CDF-2 layout to CDF-5 when a variable outgrows CDF-2 (PnetCDF can
   // write both); otherwise the backend reports the format that works when it refuses.
   bool may_switch_to_cdf5 = false;
+  // Every write of the backend is collective per variable (parallel HDF5 writes one dataset per
+  // collective call, and filters need collective writes). The core then gives every writer a
+  // share of EVERY variable, cut at chunk boundaries (one variable per round), and chunks the
+  // layout along those shares (src/layout/writer_chunks.hpp): all writers compress at once, and
+  // each chunk is written and compressed by exactly one rank.
+  bool shares_each_variable = false;
 };
 
 }  // namespace nwpio::detail

@@ -2,6 +2,7 @@
 // a clear error, or the fallback to io_form 2 when asked for) and says what the core may know
 // about the backend; make_backend() builds it. Adding a backend: its traits here, its class
 // under src/backend/, nothing in the core.
+#include <iostream>
 #include <string>
 
 #include "backend/backend.hpp"
@@ -11,6 +12,9 @@
 #include "nwpio/error.hpp"
 #ifdef NWPIO_HAVE_PNETCDF
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
+#endif
+#ifdef NWPIO_HAVE_NETCDF_PAR
+#include "backend/netcdf_par/netcdf_parallel_backend.hpp"
 #endif
 
 namespace nwpio::detail {
@@ -32,7 +36,7 @@ SlabPlacement compact_placement(const FileLayout& layout) {
 
 BackendTraits backend_traits(const OutputOptions& options, int rank) {
   BackendTraits t;
-  t.io_form = resolve_io_form(options, built_with_pnetcdf(), rank);
+  t.io_form = resolve_io_form(options, built_backends(), rank, std::cerr);
   switch (t.io_form) {
     case IoForm::Pnetcdf:
       if (options.format == FileFormat::Netcdf4) {
@@ -49,6 +53,14 @@ BackendTraits backend_traits(const OutputOptions& options, int rank) {
       t.uses_mpiio = false;
       t.byte_order = ByteOrder::Native;
       t.format = serial_file_format(options);
+      break;
+    case IoForm::NetcdfParallel:
+      // netCDF-4 written by every writer through parallel HDF5, compressed chunk by chunk by the
+      // rank that owns it (docs/COMPRESSION.md). MPI-IO underneath: hints apply.
+      t.name = "netcdf4-parallel";
+      t.byte_order = ByteOrder::Native;
+      t.format = FileFormat::Netcdf4;
+      t.shares_each_variable = true;
       break;
     case IoForm::Null:
       // Runs the data path exactly as PnetCDF's (big-endian slabs at classic positions) and
@@ -73,10 +85,16 @@ std::unique_ptr<Backend> make_backend(const BackendTraits& traits, const OutputO
       break;  // backend_traits() already refused it
 #endif
     case IoForm::NetcdfSerial: return make_netcdf_serial_backend(comm);
+    case IoForm::NetcdfParallel:
+#ifdef NWPIO_HAVE_NETCDF_PAR
+      return make_netcdf_parallel_backend(comm);
+#else
+      break;  // backend_traits() already refused it
+#endif
     case IoForm::Null: return make_null_backend();
   }
   throw Error(ErrorKind::Unsupported, "io_form " + std::to_string(static_cast<int>(traits.io_form)) +
-                                          " is not supported; supported: " + supported_io_forms(built_with_pnetcdf()));
+                                          " is not supported; supported: " + supported_io_forms(built_backends()));
 }
 
 }  // namespace nwpio::detail

@@ -54,4 +54,18 @@ std::vector<Hyperslab> row_hyperslabs(const FileLayout& layout, const FileLayout
   return out;
 }
 
+std::vector<WriteRequest> piece_requests(const FileLayout& layout, const Slab& slab, const SlabPiece& piece) {
+  std::vector<WriteRequest> out;
+  const FileLayout::Var& var = layout.vars[static_cast<std::size_t>(piece.var)];
+  for (const Hyperslab& h : row_hyperslabs(layout, var, slab.record, piece.row_begin, piece.row_end)) {
+    WriteRequest r;
+    r.var = piece.var;
+    r.start = h.start;
+    r.count = h.count;
+    r.data = slab.data + piece.offset + h.offset;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 }  // namespace nwpio::detail

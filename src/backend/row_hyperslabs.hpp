@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "backend/backend.hpp"
 #include "layout/file_layout.hpp"
 
 namespace nwpio::detail {
@@ -20,5 +21,8 @@ struct Hyperslab {
 // hyperslabs (a partial first k-plane, whole planes, a partial last plane).
 std::vector<Hyperslab> row_hyperslabs(const FileLayout& layout, const FileLayout::Var& var, std::int64_t record,
                                       std::int64_t ra, std::int64_t rb);
+
+// The piece of a slab as write requests of its variable (native data, file order).
+std::vector<WriteRequest> piece_requests(const FileLayout& layout, const Slab& slab, const SlabPiece& piece);
 
 }  // namespace nwpio::detail

@@ -18,7 +18,6 @@ using namespace hints;
 
 struct HintPlan::Impl {
   bool resolved = false;  // rank 0 after resolve()
-  bool log = true;
   Resolved levels;        // before the per-file derivation
   MpiIo io;
 };
@@ -26,7 +25,8 @@ struct HintPlan::Impl {
 struct HintSession::Impl {
   MPI_Info info = MPI_INFO_NULL;
   int rank = 0;
-  bool log = true;
+  IoForm io_form = IoForm::Pnetcdf;  // named in the report
+  bool uses_mpiio = true;
   // Rank 0 only: what the report needs.
   Resolved resolved;
   MpiIo io;
@@ -92,7 +92,6 @@ HintPlan HintPlan::resolve(const HintOptions& options, MPI_Comm comm) {
   HintPlan plan;
   int rank = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  plan.impl_->log = options.log_report;
   run_and_agree(comm, [&] {
     if (rank != 0) return;
     Impl& im = *plan.impl_;
@@ -109,11 +108,19 @@ HintPlan HintPlan::resolve(const HintOptions& options, MPI_Comm comm) {
   return plan;
 }
 
-HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, bool uses_mpiio, std::int64_t expected_file_bytes,
-                                  bool contiguous_writers) {
+void HintPlan::set_report(HintReport report) {
+  Resolved& r = impl_->levels;
+  if (r.report_origin == "NWPIO_HINT_REPORT") return;
+  r.report = report;
+  r.report_origin = "API";
+}
+
+HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io_form, bool uses_mpiio,
+                                  std::int64_t expected_file_bytes, bool contiguous_writers) {
   HintSession s;
   mpi_check(MPI_Comm_rank(comm, &s.impl_->rank), "MPI_Comm_rank");
-  s.impl_->log = plan.impl_->log;
+  s.impl_->io_form = io_form;
+  s.impl_->uses_mpiio = uses_mpiio;
   std::string packed;
   run_and_agree(comm, [&] {
     if (s.impl_->rank != 0 || !plan.impl_->resolved) return;
@@ -141,7 +148,7 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, bool uses
 HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
                                  std::int64_t expected_file_bytes, bool contiguous_writers) {
   const HintPlan plan = HintPlan::resolve(options, comm);
-  return for_file(plan, comm, io_form == IoForm::Pnetcdf, expected_file_bytes, contiguous_writers);
+  return for_file(plan, comm, io_form, io_form == IoForm::Pnetcdf, expected_file_bytes, contiguous_writers);
 }
 
 HintSession::HintSession() : impl_(std::make_unique<Impl>()) {}
@@ -153,9 +160,10 @@ MPI_Info HintSession::info() const noexcept { return impl_ ? impl_->info : MPI_I
 
 void HintSession::set_record_variables(std::set<std::string> names) { impl_->record_vars = std::move(names); }
 
-std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts, const std::string& shown_as) {
+std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts,
+                                           const std::string& final_name) {
   Impl& im = *impl_;
-  const std::string name = shown_as.empty() ? file : shown_as;
+  const std::string name = final_name.empty() ? file : final_name;
   if (im.rank != 0) return "{\"file\":\"" + name + "\",\"note\":\"the hint report is built on rank 0\"}";
   if (im.entries.empty()) return "{}";  // a default-constructed session: nothing resolved
   std::vector<Entry> entries = im.entries;
@@ -163,8 +171,10 @@ std::string HintSession::verify_and_report(const std::string& file, const Layout
   auto records = im.record_vars;
   if (!records && facts.known) records = facts.record_vars;
   verify(entries, im.io, ff, facts, records);
-  std::string json = report_json(name, im.resolved, im.io, entries, ff, facts);
-  if (im.log) std::fprintf(stderr, "%s\n", report_text(json).c_str());
+  const ReportFile which{file, final_name, im.uses_mpiio, static_cast<int>(im.io_form)};
+  std::string json = report_json(which, im.resolved, im.io, entries, ff, facts);
+  if (im.resolved.report == HintReport::Full) std::fprintf(stderr, "%s\n", report_text(json).c_str());
+  if (im.resolved.report == HintReport::Summary) std::fprintf(stderr, "%s\n", report_summary(json).c_str());
   return json;
 }
 

@@ -28,6 +28,9 @@ class HintPlan {
   // rank throws the same Error(Config / Io) for a bad profile, NWPIO_HINTS or value. Warnings
   // (keys nobody reads) are printed here, once per stream.
   static HintPlan resolve(const HintOptions& options, MPI_Comm comm);
+  // Local: the API's report level set after the plan was resolved (nwpio_set_hint_report);
+  // NWPIO_HINT_REPORT still wins over it, as over HintOptions::report.
+  void set_report(HintReport report);
   HintPlan();
   ~HintPlan();
   HintPlan(const HintPlan&);
@@ -48,8 +51,9 @@ class HintSession {
   // (ROMIO requires it). `uses_mpiio` false: nothing is passed (serial netCDF, no file), and
   // the report says so. `contiguous_writers`: the frame is rearranged into contiguous slabs per
   // writer (derived default collective_write = false).
-  static HintSession for_file(const HintPlan& plan, MPI_Comm comm, bool uses_mpiio, std::int64_t expected_file_bytes,
-                              bool contiguous_writers);
+  // `io_form` names the stream's io_form in the report.
+  static HintSession for_file(const HintPlan& plan, MPI_Comm comm, IoForm io_form, bool uses_mpiio,
+                              std::int64_t expected_file_bytes, bool contiguous_writers);
   // Both steps at once, for tools and tests that open one file (io_form 11 uses MPI-IO).
   static HintSession resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
                              std::int64_t expected_file_bytes, bool contiguous_writers = false);
@@ -64,11 +68,12 @@ class HintSession {
   void set_record_variables(std::set<std::string> names);
 
   // After create(): checks what took effect. Not collective. On rank 0 (which holds the facts
-  // from the backend) returns the full report as JSON text and, unless options.log_report is
-  // false, prints it in human-readable form to stderr; other ranks return a stub object.
-  // `file` is the path that was opened (statfs and the Lustre layout are read from it);
-  // `shown_as` the name the report gives it (the file's final name; empty: `file`).
-  std::string verify_and_report(const std::string& file, const LayoutFacts& facts, const std::string& shown_as = {});
+  // from the backend) returns the full report as JSON text and prints it to stderr as the
+  // resolved HintReport asks (one summary line, the full table, or nothing); other ranks return
+  // a stub object. `file` is the path that was opened (statfs and the Lustre layout are read
+  // from it); `final_name` the name the complete file gets (what the report names).
+  std::string verify_and_report(const std::string& file, const LayoutFacts& facts,
+                                const std::string& final_name = {});
 
  private:
   struct Impl;

@@ -1,5 +1,6 @@
 #include "config/hints_merge.hpp"
 
+#include <cctype>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -18,6 +19,7 @@ Environment Environment::from_process() {
   env.hints_file = get("NWPIO_HINTS_FILE");
   env.hints_profile = get("NWPIO_HINTS_PROFILE");
   env.hints = get("NWPIO_HINTS");
+  env.hint_report = get("NWPIO_HINT_REPORT");
   for (const char* name : {"PNETCDF_HINTS", "ROMIO_HINTS", "ROMIO_PRINT_HINTS", "OMPI_MCA_io"}) {
     if (auto v = get(name)) env.foreign[name] = *v;
   }
@@ -74,6 +76,25 @@ void apply_assignments(Resolved& r, const std::string& text, const std::string& 
 
 }  // namespace
 
+HintReport parse_hint_report(const std::string& text, const std::string& origin) {
+  std::string lower;
+  for (const char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  if (lower == "off") return HintReport::Off;
+  if (lower == "summary") return HintReport::Summary;
+  if (lower == "full") return HintReport::Full;
+  throw Error(ErrorKind::Config, (origin.empty() ? "" : origin + ": ") + "hint report '" + text +
+                                     "' is not one of off, summary, full");
+}
+
+const char* to_string(HintReport report) noexcept {
+  switch (report) {
+    case HintReport::Off: return "off";
+    case HintReport::Summary: return "summary";
+    case HintReport::Full: return "full";
+  }
+  return "summary";
+}
+
 Resolved merge_levels(const HintOptions& options, const Environment& env) {
   Resolved r;
   for (const auto& [k, a] : builtin_defaults()) r.settings[k] = Setting{a.value, a.origin, {}, {}};
@@ -106,6 +127,20 @@ Resolved merge_levels(const HintOptions& options, const Environment& env) {
   apply_assignments(r, options.namelist.assignments, "namelist hints");
   for (const auto& [k, v] : options.overrides) apply_one(r, k, v, "API");
   if (env.hints) apply_assignments(r, *env.hints, "NWPIO_HINTS");
+
+  // How much to print: default < namelist < API < environment.
+  if (options.namelist.report) {
+    r.report = *options.namelist.report;
+    r.report_origin = "namelist hint_report";
+  }
+  if (options.report) {
+    r.report = *options.report;
+    r.report_origin = "API";
+  }
+  if (env.hint_report) {
+    r.report = parse_hint_report(*env.hint_report, "NWPIO_HINT_REPORT");
+    r.report_origin = "NWPIO_HINT_REPORT";
+  }
   return r;
 }
 

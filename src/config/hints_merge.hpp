@@ -20,6 +20,7 @@ struct Environment {
   std::optional<std::string> hints_file;     // NWPIO_HINTS_FILE
   std::optional<std::string> hints_profile;  // NWPIO_HINTS_PROFILE
   std::optional<std::string> hints;          // NWPIO_HINTS="key=value;key=value"
+  std::optional<std::string> hint_report;    // NWPIO_HINT_REPORT=off|summary|full
   // Variables that other layers read behind nwpio's back, for the report only:
   // PNETCDF_HINTS (PnetCDF applies it over everything), ROMIO_HINTS (ROMIO's hints file),
   // ROMIO_PRINT_HINTS, OMPI_MCA_io.
@@ -41,7 +42,14 @@ struct Resolved {
   std::vector<std::string> warnings;
   std::map<std::string, std::string> foreign_env;
   std::int64_t expected_file_bytes = 0;
+  HintReport report = HintReport::Summary;  // how much rank 0 prints at each file open
+  std::string report_origin = "default";    // which level chose it
 };
+
+// "off", "summary" or "full" (case-insensitive). Throws Error(Config) naming `origin` (when not
+// empty) otherwise.
+HintReport parse_hint_report(const std::string& text, const std::string& origin);
+const char* to_string(HintReport report) noexcept;
 
 // The built-in level (documented in docs/HINTS.md).
 std::map<std::string, Asked> builtin_defaults();

@@ -98,8 +98,10 @@ MpiIo classify(const std::string& library_version, const std::string& io_selecti
   } else {
     io.vendor = "unknown";
   }
+  // Said here because OMPI_MCA_io may still be set (and listed among the variables in the
+  // report) by a user coming from Open MPI: it has no effect on these libraries.
   io.how = io.vendor == "unknown" ? "library not recognised: assuming ROMIO (MPICH-derived)"
-                                   : io.vendor + " always uses ROMIO";
+                                   : io.vendor + " always uses ROMIO (Open MPI's OMPI_MCA_* variables do not apply)";
   return io;
 }
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -60,6 +62,49 @@ bool is_striping_key(const std::string& key) {
 }
 
 
+// "\040" and the other octal escapes of /proc/self/mounts.
+std::string unescape_mount_field(const std::string& field) {
+  std::string out;
+  for (std::size_t i = 0; i < field.size(); ++i) {
+    if (field[i] == '\\' && i + 3 < field.size()) {
+      const std::string octal = field.substr(i + 1, 3);
+      if (octal.find_first_not_of("01234567") == std::string::npos) {
+        out.push_back(static_cast<char>(std::stoi(octal, nullptr, 8)));
+        i += 3;
+        continue;
+      }
+    }
+    out.push_back(field[i]);
+  }
+  return out;
+}
+
+// The type of the mount that holds `path` (the longest mount point that contains it), from
+// /proc/self/mounts; empty when unknown.
+std::string mount_table_type(const std::string& path) {
+  std::error_code ec;
+  const std::string target = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
+  if (ec || target.empty()) return {};
+  std::ifstream mounts("/proc/self/mounts");
+  std::string line, best_type;
+  std::size_t best_length = 0;
+  while (std::getline(mounts, line)) {
+    std::istringstream fields(line);
+    std::string device, mount_point, type;
+    if (!(fields >> device >> mount_point >> type)) continue;
+    mount_point = unescape_mount_field(mount_point);
+    const bool contains = mount_point == "/" || target == mount_point ||
+                          (target.size() > mount_point.size() && target.compare(0, mount_point.size(), mount_point) == 0 &&
+                           target[mount_point.size()] == '/');
+    // A later line for the same mount point covers the earlier one (mounted over it).
+    if (contains && mount_point.size() >= best_length) {
+      best_length = mount_point.size();
+      best_type = type;
+    }
+  }
+  return best_type;
+}
+
 }  // namespace
 
 FileFacts probe_file(const std::string& path) {
@@ -80,6 +125,9 @@ FileFacts probe_file(const std::string& path) {
   }
   f.lustre = f.fs_type == "lustre";
   f.gpfs = f.fs_type == "gpfs";
+  // ext2, ext3 and ext4 share one magic number: the mount table names the real type, as
+  // findmnt does (the job scripts log that name too).
+  if (const std::string mounted = mount_table_type(path); !mounted.empty()) f.fs_type = mounted;
   if (f.lustre) {
     read_lustre_layout(f);
   } else {
@@ -173,11 +221,15 @@ void verify(std::vector<Entry>& entries, const MpiIo& io, const FileFacts& file,
   }
 }
 
-std::string report_json(const std::string& file, const Resolved& r, const MpiIo& io,
+std::string report_json(const ReportFile& file, const Resolved& r, const MpiIo& io,
                         const std::vector<Entry>& entries, const FileFacts& facts, const LayoutFacts& layout) {
   using nlohmann::json;
   json j;
-  j["file"] = file;
+  j["file"] = file.final_name.empty() ? file.opened_as : file.final_name;
+  j["opened_as"] = file.opened_as;
+  j["io_form"] = file.io_form;
+  j["mpi_io_used"] = file.mpi_io;
+  j["report"] = {{"level", to_string(r.report)}, {"chosen_by", r.report_origin}};
   j["file_system"] = {{"type", facts.fs_type}, {"block_size", facts.block_size},
                       {"striping_readback", facts.striping_readback}};
   if (facts.stripe_count) j["file_system"]["stripe_count"] = *facts.stripe_count;
@@ -208,31 +260,6 @@ std::string report_json(const std::string& file, const Resolved& r, const MpiIo&
                    {"variables", layout.var_offsets.size()}};
   }
   return j.dump();
-}
-
-std::string report_text(const std::string& json_text) {
-  const auto j = nlohmann::json::parse(json_text);
-  std::ostringstream out;
-  out << "nwpio hints: " << j["file"].get<std::string>() << " on " << j["file_system"]["type"].get<std::string>()
-      << " via " << j["mpi"]["io_layer"].get<std::string>() << " (" << j["mpi"]["library"].get<std::string>() << "; "
-      << j["mpi"]["how"].get<std::string>() << ")";
-  if (!j["profile"]["file"].get<std::string>().empty()) {
-    out << "\n  profile " << j["profile"]["file"].get<std::string>() << " [" << j["profile"]["name"].get<std::string>()
-        << "] chosen by " << j["profile"]["chosen_by"].get<std::string>();
-  }
-  for (const auto& s : j["settings"]) {
-    const std::string status = s["status"];
-    std::string keys;
-    for (const auto& [k, v] : s["keys"].items()) keys += (keys.empty() ? "" : " ") + k + "=" + v.get<std::string>();
-    char line[512];
-    std::snprintf(line, sizeof line, "\n  %-20s %-10s %-22s %-38s %s", s["name"].get<std::string>().c_str(),
-                  status.c_str(), (s["value"].get<std::string>() + " <" + s["origin"].get<std::string>() + ">").c_str(),
-                  keys.empty() ? "-" : keys.c_str(), s["why"].get<std::string>().c_str());
-    out << line;
-  }
-  for (const auto& w : j["warnings"]) out << "\n  warning: " << w.get<std::string>();
-  for (const auto& [k, v] : j["environment"].items()) out << "\n  note: " << k << "=" << v.get<std::string>() << " is set";
-  return out.str();
 }
 
 }  // namespace nwpio::detail::hints

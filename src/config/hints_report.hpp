@@ -40,9 +40,22 @@ FileFacts probe_file(const std::string& path);
 void verify(std::vector<Entry>& entries, const MpiIo& io, const FileFacts& file, const LayoutFacts& layout,
             const std::optional<std::set<std::string>>& record_vars);
 
-// JSON text of the report, and its human-readable form (several lines, no trailing newline).
-std::string report_json(const std::string& file, const Resolved& resolved, const MpiIo& io,
+// Which file the report is about: the path that was opened (the temporary name, where statfs
+// and the layout were read), the name the file will have when complete (what the user sees),
+// and whether MPI-IO opens it at all (io_form 11; io_form 2 and 0 pass no hints).
+struct ReportFile {
+  std::string opened_as;
+  std::string final_name;  // empty: opened_as
+  bool mpi_io = true;
+  int io_form = 11;
+};
+
+// JSON text of the report ("file" is the final name, "opened_as" the path that was opened).
+std::string report_json(const ReportFile& file, const Resolved& resolved, const MpiIo& io,
                         const std::vector<Entry>& entries, const FileFacts& facts, const LayoutFacts& layout);
+// Its human-readable forms (hints_report_text.cpp), no trailing newline:
+// the full table (several lines) and the one-line summary (see HintReport).
 std::string report_text(const std::string& json_text);
+std::string report_summary(const std::string& json_text);
 
 }  // namespace nwpio::detail::hints

@@ -104,9 +104,10 @@ std::string wrf_date_of(const NamelistReader& r, const std::string& prefix) {
 
 int io_form_of(const NamelistReader& r) {
   const std::int64_t v = r.integer(kTime, "io_form_history", Columns::One, 2);
-  if (v != 2 && v != 11) {
+  if (v != 2 && v != 11 && v != 13) {
     throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(kTime, "io_form_history", Columns::One)->pos) +
-                                       "expected a supported io_form_history (2: serial netCDF, 11: PnetCDF), found " +
+                                       "expected a supported io_form_history (2: serial netCDF, 11: PnetCDF, 13: parallel "
+                                       "netCDF-4), found " +
                                        std::to_string(v));
   }
   return static_cast<int>(v);

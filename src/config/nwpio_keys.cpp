@@ -6,6 +6,7 @@
 #include <array>
 #include <cctype>
 
+#include "config/compression_settings.hpp"
 #include "nwpio/error.hpp"
 #include "util/text.hpp"
 
@@ -29,6 +30,8 @@ constexpr std::array<std::string_view, 3> kGatherNames{"auto", "rearrange", "dir
 constexpr std::array<std::string_view, 3> kReorderNames{"auto", "pack", "datatype"};
 constexpr std::array<std::string_view, 2> kFormatNames{"cdf2", "cdf5"};
 constexpr std::array<std::string_view, 2> kHandoffNames{"nonblocking", "blocking"};
+// In the order of HintReport.
+constexpr std::array<std::string_view, 3> kHintReportNames{"off", "summary", "full"};
 
 const NwpioKey kKeys[] = {
     // --- files ------------------------------------------------------------------------------
@@ -42,16 +45,35 @@ const NwpioKey kKeys[] = {
      [](OutputOptions& o, const NwpioValue& v) {
        o.format = v.choice(kFormatNames) == 0 ? FileFormat::Cdf2 : FileFormat::Cdf5;
      }},
-    {"deflate_level", "integer", "io_form 2 netCDF-4 deflate level 0-9 (default 2, as WRF)",
+    {"deflate_level", "integer", "netCDF-4 deflate level 0-9 (io_form 13 and 2; default 2, as WRF; 0: none)",
      [](OutputOptions& o, const NwpioValue& v) {
        const std::int64_t n = v.integer();
        if (n < 0 || n > 9) v.fail("a deflate level from 0 to 9");
        o.deflate_level = static_cast<int>(n);
      }},
+    {"compression_filter", "string", "netCDF-4 filter of the fields with i and j: 'deflate' (default) or 'none'",
+     [](OutputOptions& o, const NwpioValue& v) {
+       static constexpr std::array<std::string_view, 2> kFilters{"deflate", "none"};
+       o.compression_filter = std::string(kFilters[v.choice(kFilters)]);
+     }},
+    {"shuffle", "logical", "netCDF-4 byte shuffle before deflate (default .true., as WRF)",
+     [](OutputOptions& o, const NwpioValue& v) { o.shuffle = v.logical(); }},
+    {"quantize", "string", "lossy quantization of float fields: 'none', 'bitround=NSB', 'granularbr=NSD', 'bitgroom=NSD'",
+     [](OutputOptions& o, const NwpioValue& v) {
+       o.quantize = SettingText{v.string(), v.origin()};
+       CompressionSettings::parse(o);  // the syntax now, with file:line; the variables at stream open
+     }},
+    {"compression_vars", "string", "per-variable storage, e.g. 'T U: deflate=4; QVAPOR: granularbr=3' (docs/COMPRESSION.md)",
+     [](OutputOptions& o, const NwpioValue& v) {
+       o.compression_vars = SettingText{v.string(), v.origin()};
+       CompressionSettings::parse(o);
+     }},
+    {"chunk_max_bytes", "integer", "io_form 13: largest chunk in bytes; larger planes are cut into row stripes (default 16 MiB)",
+     [](OutputOptions& o, const NwpioValue& v) { o.chunk_max_bytes = positive(v); }},
     {"header_reserve_bytes", "integer", "free header space in bytes (default 65536)",
      [](OutputOptions& o, const NwpioValue& v) { o.header_reserve_bytes = non_negative(v); }},
     // --- backend ----------------------------------------------------------------------------
-    {"fallback_to_serial", "logical", "io_form 11 in a build without PnetCDF switches to io_form 2 (default .false.)",
+    {"fallback_to_serial", "logical", "io_form 11 or 13 in a build without it switches to io_form 2 (default .false.)",
      [](OutputOptions& o, const NwpioValue& v) { o.fallback_to_serial = v.logical(); }},
     // --- gathering and memory ---------------------------------------------------------------
     {"gather", "string", "'auto' (default), 'rearrange' or 'direct'",
@@ -93,6 +115,10 @@ const NwpioKey kKeys[] = {
      [](OutputOptions& o, const NwpioValue& v) { o.hints.namelist.profile = v.string(); }},
     {"hints", "string", "single hint settings 'key=value;key=value' (same syntax as NWPIO_HINTS)",
      [](OutputOptions& o, const NwpioValue& v) { o.hints.namelist.assignments = v.string(); }},
+    {"hint_report", "string", "hint report per file on rank 0: 'summary' (one line, default), 'full' (the table) or 'off'",
+     [](OutputOptions& o, const NwpioValue& v) {
+       o.hints.namelist.report = static_cast<HintReport>(v.choice(kHintReportNames));
+     }},
 };
 
 std::string valid_keys() {
@@ -122,6 +148,12 @@ std::size_t NwpioValue::choice(std::span<const std::string_view> choices) const 
     list += (i == 0 ? "'" : i + 1 == choices.size() ? " or '" : ", '") + std::string(choices[i]) + "'";
   }
   fail(list);
+}
+
+std::string NwpioValue::origin() const {
+  std::string w = where(nl_.file(), v_.pos);
+  while (!w.empty() && (w.back() == ' ' || w.back() == ':')) w.pop_back();
+  return w;
 }
 
 void NwpioValue::fail(std::string_view expected) const {

@@ -25,6 +25,8 @@ class NwpioValue {
   std::string text() const;
   // A string that must be one of `choices` (case-insensitive); returns the index.
   std::size_t choice(std::span<const std::string_view> choices) const;
+  // "file:line:column" of the value: where a setting checked later (at stream open) was written.
+  std::string origin() const;
   // An error at this value: "file:line:column: expected <expected>, found <value>".
   [[noreturn]] void fail(std::string_view expected) const;
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "config/compression_settings.hpp"
 #include "nwpio/error.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
@@ -23,6 +24,9 @@ void check_values(const OutputOptions& o) {
   if (o.header_reserve_bytes < 0) bad("header_reserve_bytes must not be negative");
   if (o.writer_ranks < 0) bad("writer_ranks must be 0 (all ranks) or positive");
   if (o.outname.empty()) bad("outname (history_outname) is empty");
+  if (o.chunk_max_bytes < 1) bad("chunk_max_bytes must be positive");
+  // The compression settings' syntax (their variables are checked when the layout is built).
+  if (o.io_form == IoForm::NetcdfParallel) CompressionSettings::parse(o);
 }
 
 // Rank 0: the output directory exists, is a directory and can be written.

@@ -9,6 +9,7 @@
 #include "core/writer_impl.hpp"
 #include "servers/frame_handoff.hpp"
 #include "nwpio/wrf_date.hpp"
+#include "stats/timing_line.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
 
@@ -228,8 +229,7 @@ void Writer::Impl::record_statistics(int record, double t0, double check_seconds
   fs.total_seconds = phase[kTotal];
   fs.peak_buffer_bytes = static_cast<std::int64_t>(phase[kPeak]);
   if (rank == 0 && options.print_timing) {
-    std::printf("Timing for Writing %s for domain %d: %.5f elapsed seconds (%.1f MB/s)\n", fs.file.c_str(),
-                options.domain_id, fs.total_seconds, fs.mb_per_s());
+    std::printf("%s\n", detail::wrf_timing_line(options, fs.date, fs.total_seconds, fs.mb_per_s()).c_str());
     std::fflush(stdout);
   }
   stats.frames.push_back(std::move(fs));

@@ -8,6 +8,7 @@
 #include "core/filename.hpp"
 #include "core/writer_impl.hpp"
 #include "servers/frame_handoff.hpp"
+#include "stats/timing_line.hpp"
 #include "util/mpi_call.hpp"
 
 namespace nwpio {
@@ -62,10 +63,14 @@ void Writer::Impl::end_frame_on_servers(double t0, double check_seconds) {
   fs.backpressure_seconds = phase[kBackpressure];
   fs.handoff_seconds = phase[kHandoff];
   if (rank == 0 && options.print_timing) {
-    std::printf("Timing for Writing %s for domain %d: %.5f elapsed seconds (model blocked; written by I/O server group %d",
-                fs.file.c_str(), options.domain_id, fs.total_seconds, fs.server_group);
-    if (fs.backpressure_seconds > 0.0005) std::printf("; %.5f s of it waiting for the servers", fs.backpressure_seconds);
-    std::printf(")\n");
+    // WRF's line (src/stats/timing_line.*) with the time the model was blocked.
+    std::string note = "model blocked; written by I/O server group " + std::to_string(fs.server_group);
+    if (fs.backpressure_seconds > 0.0005) {
+      char waited[64];
+      std::snprintf(waited, sizeof waited, "; %.5f s of it waiting for the servers", fs.backpressure_seconds);
+      note += waited;
+    }
+    std::printf("%s\n", detail::wrf_timing_line(options, fs.date, fs.total_seconds, note).c_str());
     std::fflush(stdout);
   }
   stats.frames.push_back(std::move(fs));

@@ -24,14 +24,23 @@ Rearranger::Rearranger(MPI_Comm comm, std::vector<const FieldGeometry*> fields, 
   std::vector<int> node_of(static_cast<std::size_t>(size_));
   for (int r = 0; r < size_; ++r) node_of[static_cast<std::size_t>(r)] = slabs_->node_of(r);
   pos_ = RowPositions::compact(space_);
-  const RoundChoice choice = choose_rounds(space_, nw_, setup_.round_limit, [&](int rounds) {
-    space_.split(static_cast<std::int64_t>(nw_) * rounds);
+  const auto worst_staging = [&](int rounds) {
     plan_ = plan_rank(space_, pos_, setup_.writers, node_of, rank_, rounds);
     std::int64_t worst = 0;
     const std::int64_t mine = plan_.staging();
     mpi_check(MPI_Allreduce(&mine, &worst, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce(rearranger rounds)");
     return worst;
-  });
+  };
+  RoundChoice choice;
+  if (setup_.share_each_variable) {
+    choice.rounds = space_.split_shared(nw_, setup_.round_limit);
+    choice.worst_staging = worst_staging(choice.rounds);
+  } else {
+    choice = choose_rounds(space_, nw_, setup_.round_limit, [&](int rounds) {
+      space_.split(static_cast<std::int64_t>(nw_) * rounds);
+      return worst_staging(rounds);
+    });
+  }
   check_int_count(choice.worst_staging, "stage");  // the same on every rank: all throw or none
   set_positions(pos_);
   // Allocated here, where a failure is agreed on: run_round then throws nothing before its

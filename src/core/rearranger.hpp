@@ -33,6 +33,9 @@ struct RearrangeSetup {
   std::vector<int> writers;        // ascending ranks that write
   std::int64_t round_limit = 1;    // per rank and round: send + receive + slab bytes
   ByteOrder byte_order = ByteOrder::Native;  // how the backend wants the slab's bytes
+  // Every writer gets a share of every variable, one variable per round, cut on chunk
+  // boundaries (RowSpace::split_shared), for backends whose writes are collective per variable.
+  bool share_each_variable = false;
   // The writers' slabs. Plans used one after the other (a file's first frame, the frames after
   // it) share one set, so that it is held once; nullptr: the plan makes its own.
   std::shared_ptr<NodeSlabs> slabs;

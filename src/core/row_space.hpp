@@ -27,6 +27,16 @@ class RowSpace {
   // nearest to byte c * total_bytes / chunks (monotone, possibly empty chunks), never inside a
   // variable without i and j.
   void split(std::int64_t chunks);
+
+  // Every variable shared by all writers, for a backend whose writes are collective per variable
+  // (BackendTraits::shares_each_variable): round by round, ONE variable with i and j is cut into
+  // `writers` pieces of near-equal rows, each cut on a row the variable's cut rule allows
+  // (FieldGeometry::cut_period/cut_step: never inside a chunk); the variables without i and j
+  // before it ride along whole in writer 0's piece (after the last one: in the last writer's
+  // piece of the last round). A variable of more than writers x limit bytes takes
+  // ceil(bytes / (writers x limit)) rounds. Returns the number of rounds; as with split(),
+  // chunk t * writers + w is writer w's piece of round t.
+  int split_shared(int writers, std::int64_t limit);
   std::int64_t chunk_begin(std::int64_t c) const noexcept { return bounds_[static_cast<std::size_t>(c)]; }
   std::int64_t chunk_end(std::int64_t c) const noexcept { return bounds_[static_cast<std::size_t>(c + 1)]; }
 

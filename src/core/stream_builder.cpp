@@ -22,12 +22,13 @@ void agree_on_schema(MPI_Comm comm, const Schema& schema) {
   for (const VarSpec& v : schema.variables()) names += v.name + '/' + std::string(to_string(v.type)) + ';';
   for (const DimSpec& d : schema.dimensions()) names += d.name + '=' + std::to_string(d.length) + ';';
   const auto h = static_cast<std::int64_t>(std::hash<std::string>{}(names) >> 2);
-  std::int64_t in[2] = {h, -h}, out[2] = {0, 0};
-  detail::mpi_check(MPI_Allreduce(in, out, 2, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce(schema check)");
-  if (out[0] != -out[1]) {
-    throw Error(ErrorKind::Schema, "ranks defined different variables or dimensions (" +
-                                       std::to_string(schema.variables().size()) +
-                                       " variables on this rank); was a definition error ignored on some rank?");
+  const auto n = static_cast<std::int64_t>(schema.variables().size());
+  std::int64_t in[4] = {h, -h, n, -n}, out[4] = {0, 0, 0, 0};
+  detail::mpi_check(MPI_Allreduce(in, out, 4, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce(schema check)");
+  if (out[0] != -out[1]) {  // the same text on every rank: the range of counts, not this rank's
+    throw Error(ErrorKind::Schema, "ranks defined different variables or dimensions (" + std::to_string(-out[3]) +
+                                       " to " + std::to_string(out[2]) +
+                                       " variables); was a definition error ignored on some rank?");
   }
 }
 
@@ -95,6 +96,12 @@ void StreamBuilder::set_global_attribute(Attribute attribute) {
   impl_->schema.set_global_attribute(std::move(attribute));
 }
 void StreamBuilder::set_wrf_grid_attributes() { wrf::set_grid_attributes(impl_->schema, domain().domain()); }
+
+void StreamBuilder::set_hint_report(HintReport report) {
+  impl_->require_defining("set_hint_report");
+  impl_->resolved.config.options.hints.report = report;
+  impl_->resolved.config.hints.set_report(report);
+}
 
 const Schema& StreamBuilder::schema() const noexcept { return impl_->schema; }
 const OutputOptions& StreamBuilder::options() const noexcept { return impl_->resolved.config.options; }

@@ -13,6 +13,7 @@
 #include "core/fault_injection.hpp"
 #include "core/filename.hpp"
 #include "core/writer_impl.hpp"
+#include "layout/storage_report.hpp"
 #include "servers/frame_handoff.hpp"
 #include "util/agree.hpp"
 
@@ -93,7 +94,7 @@ void Writer::Impl::open_file(const std::string& date) {
   // Per file only what depends on its size: the hints were resolved when the stream opened.
   detail::HintSession hints;
   run_and_agree(comm, [&] {
-    hints = detail::HintSession::for_file(config.hints, comm, traits.uses_mpiio, expected, contiguous_slabs);
+    hints = detail::HintSession::for_file(config.hints, comm, traits.io_form, traits.uses_mpiio, expected, contiguous_slabs);
   });
   try {
     run_and_agree(comm, [&] {
@@ -131,6 +132,11 @@ void Writer::Impl::open_file(const std::string& date) {
   std::string report;
   run_and_agree(comm, [&] { report = hints.verify_and_report(temp, facts, path); });
   stats.attachments.emplace_back("hints:" + name, std::move(report));
+  // Chunked formats: the chunk shape and filters of every variable (which rank owns which chunk
+  // follows from them and the writers' shares; docs/COMPRESSION.md).
+  if (std::string storage = detail::storage_report_json(layout.file); !storage.empty()) {
+    stats.attachments.emplace_back("storage:" + name, std::move(storage));
+  }
 }
 
 double Writer::Impl::close_file() {

@@ -49,6 +49,9 @@ struct FieldGeometry {
   MemoryMap memory;              // how this rank's model array (the stream's memory bounds) lies
   std::vector<Box> file_boxes;   // the part of the file each rank writes (index = rank); a
                                  // variable without i and j: rank 0 the whole, the others none
+  // Where a writer's share may begin when shares must not split a chunk (writer_chunks.hpp):
+  // at row r when (r % cut_period) % cut_step == 0. 1, 1: at any row.
+  std::int64_t cut_period = 1, cut_step = 1;
 
   std::int64_t rows() const noexcept { return nk * nj; }              // (k, j) rows of one record
   std::int64_t row_bytes() const noexcept { return ni * static_cast<std::int64_t>(elem); }

@@ -57,8 +57,10 @@ ResolvedStream resolve_stream(const OutputOptions& options, MPI_Comm comm) {
   ResolvedStream r;
   int rank = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  run_and_agree(comm, [&] { r.traits = backend_traits(options, rank); });
-  r.enabled = OutputClock(options).enabled();
+  run_and_agree(comm, [&] {
+    r.traits = backend_traits(options, rank);
+    r.enabled = OutputClock(options).enabled();
+  });
   r.config = resolve_stream_config(options, comm, r.enabled && r.traits.writes_file);
   r.config.options.io_form = r.traits.io_form;
   return r;
@@ -105,7 +107,10 @@ Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Sche
   // Plans: which fields each kind of frame writes, and how they travel. Both carry every field
   // of the frame in the file's order: the fixed-size ones (a file's first frame), then Times and
   // the records.
-  const GatherMode gather = traits.parallel ? resolve_gather(options.gather) : GatherMode::Rearrange;
+  // A backend whose writes are collective per variable needs the writers' shares of every
+  // variable (the direct plan would hand it patches that split chunks between ranks).
+  const GatherMode gather =
+      traits.parallel && !traits.shares_each_variable ? resolve_gather(options.gather) : GatherMode::Rearrange;
   const ReorderMode reorder = resolve_reorder(options.reorder);
   const std::vector<int> writers = traits.parallel ? spread_writers(options.writer_ranks, size) : std::vector<int>{0};
   const bool rearrange = gather == GatherMode::Rearrange;
@@ -125,6 +130,7 @@ Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Sche
   setup.writers = writers;
   setup.round_limit = traits.parallel ? options.max_round_bytes : options.serial_chunk_bytes;
   setup.byte_order = traits.byte_order;
+  setup.share_each_variable = traits.shares_each_variable;
   setup.node_options.shared = options.shared_memory_exchange;
   setup.node_options.shared_memory_dir = config.shared_memory_dir;
   if (options.test_hooks) setup.node_options.ranks_per_node = options.test_hooks->ranks_per_node;
@@ -145,7 +151,7 @@ Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Sche
   });
   contiguous_slabs = traits.parallel && rearrange;
   stats.backend = traits.name;
-  stats.gather = rearrange ? "rearrange" : "direct";
+  stats.gather = !rearrange ? "direct" : traits.shares_each_variable ? "rearrange-per-variable" : "rearrange";
   stats.reorder = rearrange ? "pack" : reorder == ReorderMode::Pack ? "pack" : "datatype";
   stats.writer_ranks = rearrange ? static_cast<int>(writers.size()) : size;
   if (rank == 0 && !layout.format_note.empty()) std::fprintf(stderr, "%s\n", layout.format_note.c_str());

@@ -29,6 +29,15 @@ struct FileLayout {
     // empty: the format's default storage (and no compression). Decided by the layer that
     // knows the model's conventions (WRF's chunking), carried here for the backend.
     std::vector<std::size_t> chunks;
+    // Filters of a chunked variable where the backend takes them per variable (io_form 13;
+    // io_form 2 compresses every chunked variable at FileLayout::deflate_level, as WRF).
+    struct Filters {
+      bool shuffle = false;
+      int deflate_level = 0;    // 0: no deflate
+      int quantize = 0;         // netCDF-C's NC_QUANTIZE_* code (0: none)
+      int quantize_digits = 0;  // BitRound: mantissa bits; GranularBR, BitGroom: decimal digits
+      bool any() const noexcept { return shuffle || deflate_level > 0 || quantize != 0; }
+    } filters;
   };
   std::vector<Dim> dims;
   std::vector<Var> vars;

@@ -159,4 +159,25 @@ std::string make_date(int year, int month, int day, int hour, int minute, int se
   return format(f);
 }
 
+JulianDate julian_date(std::string_view date) {
+  std::string error;
+  const auto f = parse(date, error);
+  if (!f) bad_date(date, error);
+  JulianDate j;
+  j.julyr = f->year;
+  j.julday = f->day;
+  for (int m = 1; m < f->month; ++m) j.julday += days_in_month(f->year, m);
+  // Single precision, left to right, as gfortran evaluates WRF's GMT=nh+FLOAT(ni)/60.+FLOAT(ns)/3600.
+  j.gmt = static_cast<float>(f->hour) + static_cast<float>(f->minute) / 60.0f;
+  j.gmt += static_cast<float>(f->second) / 3600.0f;
+  return j;
+}
+
+std::string minutes_since(std::string_view simulation_start) {
+  (void)date_to_seconds(simulation_start);  // validates; throws naming the date and what is wrong
+  std::string date(simulation_start);
+  date[10] = ' ';
+  return "minutes since " + date;
+}
+
 }  // namespace nwpio::wrf

@@ -191,6 +191,10 @@ AttributeValue real_value(double v) { return std::vector<float>{static_cast<floa
 
 }  // namespace
 
+std::string simulation_start_date(const HistorySchemaOptions& options) {
+  return options.simulation_start_date.empty() ? options.start_date : options.simulation_start_date;
+}
+
 std::vector<Attribute> history_global_attributes(const HistorySchemaOptions& options) {
   if (options.e_we < 2 || options.e_sn < 2 || options.e_vert < 2) {
     throw Error(ErrorKind::InvalidArgument,
@@ -199,15 +203,9 @@ std::vector<Attribute> history_global_attributes(const HistorySchemaOptions& opt
                     std::to_string(options.e_vert));
   }
   const std::string& start = options.start_date;
-  const std::string& simulation_start =
-      options.simulation_start_date.empty() ? start : options.simulation_start_date;
+  const std::string simulation_start = simulation_start_date(options);
   (void)date_to_seconds(start);  // validates; throws naming the date and what is wrong
-  // JULYR, JULDAY (day of the year, 1-based) and GMT (hour of the day) as WRF derives them
-  // from the simulation start.
-  const std::int64_t sim_seconds = date_to_seconds(simulation_start);
-  const int year = std::stoi(simulation_start.substr(0, 4));
-  const std::int64_t year_start = date_to_seconds(make_date(year, 1, 1, 0, 0, 0));
-  const std::int64_t of_year = sim_seconds - year_start;
+  const JulianDate julian = julian_date(simulation_start);
 
   std::vector<Attribute> attributes;
   attributes.reserve(kGlobals.size());
@@ -237,9 +235,9 @@ std::vector<Attribute> history_global_attributes(const HistorySchemaOptions& opt
   set(attributes, "BOTTOM-TOP_PATCH_END_UNSTAG", int_value(options.e_vert - 1));
   set(attributes, "BOTTOM-TOP_PATCH_START_STAG", int_value(1));
   set(attributes, "BOTTOM-TOP_PATCH_END_STAG", int_value(options.e_vert));
-  set(attributes, "GMT", real_value(static_cast<double>(of_year % 86400) / 3600.0));
-  set(attributes, "JULYR", int_value(year));
-  set(attributes, "JULDAY", int_value(of_year / 86400 + 1));
+  set(attributes, "GMT", std::vector<float>{julian.gmt});
+  set(attributes, "JULYR", int_value(julian.julyr));
+  set(attributes, "JULDAY", int_value(julian.julday));
   return attributes;
 }
 

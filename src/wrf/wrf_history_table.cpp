@@ -11,6 +11,7 @@
 #include "nwpio/error.hpp"
 #include "nwpio/schema.hpp"
 #include "nwpio/wrf_conventions.hpp"
+#include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_history.hpp"
 
 namespace nwpio::wrf {
@@ -107,8 +108,8 @@ constexpr std::array<Row, kHistoryVariableCount> kRows{{
     {"CF2", kF, kScalar, kNone, nullptr, "2nd order extrapolation constant", "", nullptr},
     {"CF3", kF, kScalar, kNone, nullptr, "2nd order extrapolation constant", "", nullptr},
     {"ITIMESTEP", kI, kScalar, kNone, nullptr, "", "", nullptr},
-    {"XTIME", kF, kScalar, kNone, nullptr,
-     "minutes since 2022-06-22 00:00:00", "minutes since 2022-06-22 00:00:00", nullptr},
+    // XTIME's description and units name the simulation start: set in history_schema.
+    {"XTIME", kF, kScalar, kNone, nullptr, "minutes since", "minutes since", nullptr},
     {"QVAPOR", kF, k3D, kNone, nullptr, "Water vapor mixing ratio", "kg kg-1", nullptr},
     {"QCLOUD", kF, k3D, kNone, nullptr, "Cloud water mixing ratio", "kg kg-1", nullptr},
     {"QRAIN", kF, k3D, kNone, nullptr, "Rain water mixing ratio", "kg kg-1", nullptr},
@@ -347,6 +348,13 @@ Schema history_schema(const HistorySchemaOptions& options) {
                             row.description, row.units, row.vertical_dim ? row.vertical_dim : "");
     // wrf::variable() already writes empty text as WRF does (one NUL character).
     if (row.coordinates) set_attribute(spec.attributes, {"coordinates", std::string(row.coordinates)});
+    if (spec.name == kTimeCoordinate) {
+      // As WRF's output_wrf.F does for XTIME: "minutes since <simulation start>" in both, so
+      // that CDO, xarray and NCL put every frame on its date.
+      const std::string since = minutes_since(simulation_start_date(options));
+      set_attribute(spec.attributes, {"description", since});
+      set_attribute(spec.attributes, {"units", since});
+    }
     schema.add_variable(std::move(spec));
   }
   for (auto& attribute : history_global_attributes(options)) schema.set_global_attribute(std::move(attribute));

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -20,8 +22,24 @@ std::string env(const char* name) {
   return v ? v : "";
 }
 
-const std::vector<std::string> kMethods = {"nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-messages", "nwpio-io11-direct", "wrf-style",
-                                           "nwpio-io2",  "null",                 "ceiling",           "netcdf-floor"};
+// The raw variants that `ceiling` and `netcdf-floor` run (bench/nwpio_bench/raw_variants.hpp).
+const std::vector<std::string> kRawVariants = {"all-cb", "all", "at", "all-64m", "all-shm", "at-reserve"};
+
+std::vector<std::string> all_methods() {
+  std::vector<std::string> m = {"nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-messages", "nwpio-io11-direct",
+                                "wrf-style",  "nwpio-io2",            "null",                "ceiling",
+                                "netcdf-floor"};
+  for (const auto& v : kRawVariants) {
+    m.push_back("raw-" + v);
+    m.push_back("floor-" + v);
+  }
+  return m;
+}
+const std::vector<std::string> kMethods = all_methods();
+
+bool is_raw(const std::string& name) {
+  return name == "ceiling" || name == "netcdf-floor" || name.rfind("raw-", 0) == 0 || name.rfind("floor-", 0) == 0;
+}
 
 class BenchJson : public ::testing::Test {
  protected:
@@ -106,6 +124,34 @@ TEST_F(BenchJson, RatiosAndRatesFollowFromTheMedians) {
   }
 }
 
+// The netcdf-floor is the fastest floor-* variant and the ceiling the fastest of all raw-* and
+// floor-* variants (every one writes the frame's bytes), each row carrying that variant's own
+// numbers and naming it; so the ceiling is never slower than the floor.
+TEST_F(BenchJson, CeilingAndFloorAreTheFastestVariants) {
+  for (auto& [label, methods] : by_case) {
+    for (const auto& [row, prefixes] :
+         {std::pair<std::string, std::vector<std::string>>{"ceiling", {"raw-", "floor-"}}, {"netcdf-floor", {"floor-"}}}) {
+      std::string best;
+      double best_median = 0;
+      for (const auto& prefix : prefixes) {
+        for (const auto& v : kRawVariants) {
+          const double med = methods[prefix + v]["seconds_median"];
+          if (best.empty() || med < best_median) {
+            best = prefix + v;
+            best_median = med;
+          }
+        }
+      }
+      const json& r = methods[row];
+      EXPECT_EQ(r["best_of"].get<std::string>(), best) << label << ": " << row;
+      EXPECT_EQ(r["seconds_median"].get<double>(), best_median) << label << ": " << row;
+      EXPECT_EQ(r["seconds"], methods[best]["seconds"]) << label << ": " << row;
+      EXPECT_NE(r["mode"].get<std::string>().find(best), std::string::npos) << r["mode"];
+    }
+    EXPECT_LE(methods["ceiling"]["seconds_median"].get<double>(), methods["netcdf-floor"]["seconds_median"].get<double>());
+  }
+}
+
 TEST_F(BenchJson, FilesAndMemoryAreAccountedFor) {
   const std::size_t ranks = static_cast<std::size_t>(std::atoi(env("BENCH_RANKS").c_str()));
   for (auto& [label, methods] : by_case) {
@@ -113,7 +159,7 @@ TEST_F(BenchJson, FilesAndMemoryAreAccountedFor) {
       const std::int64_t bytes = r["bytes"], file = r["file_bytes"];
       if (name == "null") {
         EXPECT_EQ(file, -1) << label << ": the null backend writes no file";
-      } else if (name == "ceiling" || name == "netcdf-floor") {
+      } else if (is_raw(name)) {
         EXPECT_EQ(file, bytes) << label << ": " << name;
       } else {
         EXPECT_GT(file, bytes) << label << ": " << name << ": a netCDF file is the data plus a header";

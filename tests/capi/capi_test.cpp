@@ -5,27 +5,20 @@
 #include <netcdf.h>
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include "nwpio/nwpio.h"
-#include "scratch.hpp"
+#include "mpi_support.hpp"
 
 extern "C" int nwpio_c_header_check(void);
 
 namespace {
 
-int rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int nranks() {
-  int n = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+int rank() { return nwpio::test::my_rank(); }
+int nranks() { return nwpio::test::nranks(); }
 
 std::string write_namelist(const std::string& name, int io_form) {
   const std::string dir = nwpio::test::scratch_dir();
@@ -224,3 +217,66 @@ TEST(CApi, DecomposeAndDates) {
 }
 
 }  // namespace
+
+namespace {
+
+// A namelist with one more line in &nwpio (or &time_control) than write_namelist's.
+std::string namelist_with(const std::string& name, const std::string& time_control, const std::string& nwpio) {
+  const std::string path = nwpio::test::scratch_dir() + "/" + name;
+  if (rank() == 0) {
+    std::ofstream f(path);
+    f << " &time_control\n start_year = 2019, start_month = 6, start_day = 1, start_hour = 0,\n"
+         " end_year = 2019, end_month = 6, end_day = 1, end_hour = 1,\n history_interval = 30, history_begin_m = 45,\n"
+         " io_form_history = " << kIoForm << ",\n use_netcdf_classic = .true.,\n" << time_control << " /\n"
+         " &domains\n time_step = 60, e_we = 13, e_sn = 9, e_vert = 4, dx = 1000, dy = 1000,\n /\n"
+         " &nwpio\n" << nwpio << " /\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+}  // namespace
+
+// Issue 12: a bad hints profile, a missing output directory, a bad iofields file fail in
+// nwpio_open itself (history_begin = 45 minutes: the first frame would come much later), on
+// every rank, and nothing is created.
+TEST(CApi, ConfigurationErrorsFailAtOpen) {
+  const std::string dir = nwpio::test::scratch_dir() + "/open_errors";
+  const std::string profile = dir + "/bad.toml", fields = dir + "/fields.txt";
+  if (rank() == 0) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(profile) << "[profile.default]\naggregators = -3\n";
+    std::ofstream(fields) << "-:h:0:T2\n-:h:0 T\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  struct Case {
+    std::string time_control, nwpio, needle;
+    int status;
+  };
+  const std::vector<Case> cases = {
+      {"", " hints_file = '" + profile + "',\n", "bad.toml:2", NWPIO_ERR_CONFIG},
+      {" iofields_filename = '" + fields + "',\n", "", "fields.txt:2", NWPIO_ERR_CONFIG},
+      {"", " output_dir = '" + dir + "/missing',\n", "No such file or directory", NWPIO_ERR_IO},
+  };
+  for (const Case& c : cases) {
+    const std::string nl = namelist_with("namelist.open_errors", c.time_control, c.nwpio);
+    nwpio_stream* s = nullptr;
+    const int rc = nwpio_open(&s, MPI_COMM_WORLD, nl.c_str(), 1, nullptr);
+    EXPECT_EQ(rc, c.status) << nwpio_last_error();
+    EXPECT_EQ(s, nullptr);
+    const std::string msg = nwpio_last_error();
+    EXPECT_NE(msg.find(c.needle), std::string::npos) << msg;
+    int same = 1, len = static_cast<int>(msg.size()), max_len = 0;
+    MPI_Allreduce(&len, &max_len, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    same = len == max_len ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &same, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    EXPECT_EQ(same, 1) << "every rank reports the same error: " << msg;
+  }
+  if (rank() == 0) {
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+      const std::string f = e.path().filename().string();
+      EXPECT_TRUE(f == "bad.toml" || f == "fields.txt") << "left behind: " << f;
+    }
+  }
+}

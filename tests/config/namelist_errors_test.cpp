@@ -69,7 +69,7 @@ TEST(NamelistErrors, ValuePositions) {
   EXPECT_EQ(settings_error(kDate + " io_form_history = 2, 11\n/\n"),
             "test.nml:3:23: expected one value for io_form_history, found a second value, integer 11");
   EXPECT_EQ(settings_error(kDate + " io_form_history = 5\n/\n"),
-            "test.nml:3:20: expected a supported io_form_history (2: serial netCDF, 11: PnetCDF), found 5");
+            "test.nml:3:20: expected a supported io_form_history (2: serial netCDF, 11: PnetCDF, 13: parallel netCDF-4), found 5");
   EXPECT_EQ(settings_error(kDate + " history_interval = -5\n/\n"),
             "test.nml:3:21: expected an integer >= 0 for history_interval, found -5");
   EXPECT_EQ(settings_error(kDate + " frames_per_outfile = 0\n/\n"),

@@ -10,16 +10,12 @@
 #include "nwpio/error.hpp"
 #include "nwpio/namelist.hpp"
 #include "nwpio/options.hpp"
-#include "scratch.hpp"
+#include "mpi_support.hpp"
 
 namespace nwpio {
 namespace {
 
-int rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
+int rank() { return test::my_rank(); }
 
 // Rank 0 writes `text` to the scratch file `name`; everybody gets the path.
 std::string write_on_root(const std::string& name, const std::string& text) {

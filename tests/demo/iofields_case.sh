@@ -11,7 +11,8 @@ rm -rf "$work" && mkdir -p "$work"
 sed -e "s|^ io_form_history .*| io_form_history = $io_form,\n iofields_filename = '$src/configs/iofields/remove_3d_diagnostics.txt',|" \
   "$src/tests/demo/data/namelist.demo.input" >"$work/namelist.input"
 grep -q iofields_filename "$work/namelist.input"
-"$mpiexec" -n 3 --oversubscribe "$demo" --namelist "$work/namelist.input" --output-dir "$work/out" --verify \
+read -ra preflags <<<"${MPIEXEC_PREFLAGS:-}"  # set by ctest: --oversubscribe under Open MPI
+"$mpiexec" -n 3 "${preflags[@]}" "$demo" --namelist "$work/namelist.input" --output-dir "$work/out" --verify \
   --e-vert 5 --format cdf2
 shopt -s nullglob
 files=("$work"/out/wrfout_d01_*)

@@ -8,7 +8,7 @@
 #include <type_traits>
 #include <variant>
 
-#include "nc_header.hpp"
+#include "nc_reader.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/wrf_history.hpp"
@@ -156,6 +156,41 @@ TEST(WrfHistory, RunDependentAttributesFollowTheOptions) {
   EXPECT_EQ(find("GMT").as_float(), 6.5f);
   EXPECT_EQ(find("START_DATE").text(), o.start_date);
   EXPECT_EQ(find("SIMULATION_START_DATE").text(), o.start_date);
+}
+
+// XTIME counts from the simulation start (a restart keeps the first run's), as WRF's
+// output_wrf.F writes it: "minutes since" and the date with a space for the '_'.
+TEST(WrfHistory, XtimeUnitsNameTheSimulationStart) {
+  nwpio::wrf::HistorySchemaOptions o;
+  o.start_date = "2020-01-01_06:00:00";
+  o.simulation_start_date = "2019-12-31_23:30:00";
+  const auto schema = nwpio::wrf::history_schema(o);
+  const nwpio::VarSpec* xtime = schema.find("XTIME");
+  ASSERT_NE(xtime, nullptr);
+  for (const char* name : {"description", "units"}) {
+    const nwpio::Attribute* a = nwpio::find_attribute(xtime->attributes, name);
+    ASSERT_NE(a, nullptr) << name;
+    EXPECT_EQ(std::get<std::string>(a->value), "minutes since 2019-12-31 23:30:00") << name;
+  }
+  const auto atts = nwpio::wrf::history_global_attributes(o);
+  auto text = [&](const std::string& name) {
+    for (const auto& a : atts) {
+      if (a.name == name) return std::get<std::string>(a.value);
+    }
+    return std::string();
+  };
+  EXPECT_EQ(text("START_DATE"), o.start_date);
+  EXPECT_EQ(text("SIMULATION_START_DATE"), o.simulation_start_date);
+  auto julian = [&](const std::string& name) {
+    for (const auto& a : atts) {
+      if (a.name == name) return to_nc(a);
+    }
+    return NcAttribute{};
+  };
+  // JULYR, JULDAY and GMT follow the simulation start, as WRF's (from real.exe's wrfinput).
+  EXPECT_EQ(julian("JULYR").as_int(), 2019);
+  EXPECT_EQ(julian("JULDAY").as_int(), 365);
+  EXPECT_EQ(julian("GMT").as_float(), 23.5f);
 }
 
 TEST(WrfHistory, BadSettingsAreErrors) {

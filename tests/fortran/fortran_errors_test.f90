@@ -4,7 +4,7 @@ program fortran_errors_test
   use mpi
   use nwpio
   implicit none
-  type(nwpio_stream) :: s
+  type(nwpio_stream) :: s, s_bad
   type(nwpio_model_settings) :: ms
   type(nwpio_bounds) :: b
   integer :: ierr, rc, rank, nranks, nx, ny, failures
@@ -24,6 +24,9 @@ program fortran_errors_test
   call nwpio_read_model_settings(MPI_COMM_WORLD, namelist, 1, ms)
   nx = -1; ny = -1
   call nwpio_decompose(ms%e_we, ms%e_sn, ms%e_vert, nranks, rank, nx, ny, b)
+  ! A configuration error fails in nwpio_open itself, not at the first frame (issue 12).
+  call nwpio_open(s_bad, MPI_COMM_WORLD, namelist, 1, rc, output_dir=trim(outdir) // '/no/such/dir')
+  call expect(rc, 'No such file or directory', 'nwpio_open into a missing output directory')
   call nwpio_open(s, MPI_COMM_WORLD, namelist, 1, output_dir=outdir)
   call nwpio_set_domain(s, b)
 
@@ -39,6 +42,11 @@ program fortran_errors_test
   call expect(rc, 'NWPIO_REAL4', 'unknown kind')
   call nwpio_put_global_att(s, '', 1, rc)
   call expect(rc, 'blank', 'blank attribute name')
+  ! The hint report level: an unknown word is an error, a known one is taken.
+  call nwpio_set_hint_report(s, 'verbose', rc)
+  call expect(rc, 'not one of off, summary, full', 'unknown hint report level')
+  call nwpio_set_hint_report(s, 'summary', rc)
+  call expect_ok(rc, 'set_hint_report summary')
 
   call nwpio_def_var(s, 'U', NWPIO_REAL4, 'XZY', 'X', 'x-wind component', 'm s-1', rc)
   call expect_ok(rc, 'def_var U')

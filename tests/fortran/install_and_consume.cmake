@@ -3,8 +3,10 @@
 #  2. examples/mini_wrf copied elsewhere and built with its Makefile through pkg-config
 #     (PKG_CONFIG_PATH only; no LD_LIBRARY_PATH), run at 4 ranks, files read back;
 #  3. tests/fortran/consumer configured with find_package(nwpio), built and run.
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORKDIR=... -DMPIEXEC=... -DVERIFY=... [-DNCVALIDATOR=...]
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORKDIR=... -DMPIEXEC=... [-DMPIEXEC_PREFLAGS="flags"] -DVERIFY=...
+#         [-DNCVALIDATOR=...] [-DMPIF90=the MPI Fortran wrapper]
 #         -P install_and_consume.cmake
+separate_arguments(preflags UNIX_COMMAND "${MPIEXEC_PREFLAGS}")  # --oversubscribe under Open MPI
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
@@ -23,9 +25,13 @@ unset(ENV{LD_LIBRARY_PATH})
 # 2. mini_wrf through its Makefile.
 file(COPY ${SOURCE_DIR}/examples/mini_wrf DESTINATION ${WORKDIR})
 set(mw ${WORKDIR}/mini_wrf)
-run(make -C ${mw})
+# The Fortran wrapper of the MPI nwpio was built with (mpif90 may be another MPI's).
+if(NOT MPIF90)
+  set(MPIF90 mpif90)
+endif()
+run(make -C ${mw} FC=${MPIF90})
 file(MAKE_DIRECTORY ${mw}/out)
-execute_process(COMMAND ${MPIEXEC} -n 4 --oversubscribe ./mini_wrf out WORKING_DIRECTORY ${mw} RESULT_VARIABLE rc)
+execute_process(COMMAND ${MPIEXEC} -n 4 ${preflags} ./mini_wrf out WORKING_DIRECTORY ${mw} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "mini_wrf at 4 ranks failed: ${rc}")
 endif()
@@ -40,8 +46,8 @@ run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/fortran/consumer -B ${WORKDIR}/consu
     -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build ${WORKDIR}/consumer)
 file(MAKE_DIRECTORY ${WORKDIR}/consumer/out)
-run(${MPIEXEC} -n 2 --oversubscribe ${WORKDIR}/consumer/consumer_f ${mw}/namelist.input ${WORKDIR}/consumer/out)
-run(${MPIEXEC} -n 2 --oversubscribe ${WORKDIR}/consumer/consumer_c)
+run(${MPIEXEC} -n 2 ${preflags} ${WORKDIR}/consumer/consumer_f ${mw}/namelist.input ${WORKDIR}/consumer/out)
+run(${MPIEXEC} -n 2 ${preflags} ${WORKDIR}/consumer/consumer_c)
 file(GLOB written ${WORKDIR}/consumer/out/wrfout_*)
 if(NOT written)
   message(FATAL_ERROR "consumer_f wrote no file")

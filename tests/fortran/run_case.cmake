@@ -1,6 +1,7 @@
 # Runs a Fortran program under mpiexec in a fresh directory, then reads its files back.
-#   cmake -DMPIEXEC=... -DNP=n -DEXE=... -DNAMELIST=... -DWORKDIR=... -DVERIFY=... -DCASE=kinds|mini_wrf
+#   cmake -DMPIEXEC=... [-DMPIEXEC_PREFLAGS="flags"] -DNP=n -DEXE=... -DNAMELIST=... -DWORKDIR=... -DVERIFY=... -DCASE=kinds|mini_wrf
 #         [-DNCVALIDATOR=...] -P run_case.cmake
+separate_arguments(preflags UNIX_COMMAND "${MPIEXEC_PREFLAGS}")  # --oversubscribe under Open MPI
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR}/out)
 configure_file(${NAMELIST} ${WORKDIR}/namelist.input COPYONLY)
@@ -10,7 +11,7 @@ if(CASE STREQUAL "mini_wrf")
 else()
   set(args ${WORKDIR}/namelist.input ${WORKDIR}/out)
 endif()
-execute_process(COMMAND ${MPIEXEC} -n ${NP} --oversubscribe ${EXE} ${args}
+execute_process(COMMAND ${MPIEXEC} -n ${NP} ${preflags} ${EXE} ${args}
   WORKING_DIRECTORY ${WORKDIR} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${EXE} at ${NP} ranks failed: ${rc}")

@@ -58,6 +58,9 @@ TEST(HintDetect, MpichFamilyUsesRomio) {
   MpiIo d = classify(kMpich, "", {});
   EXPECT_EQ(d.vendor, "MPICH");
   EXPECT_EQ(d.layer, IoLayer::Romio);
+  EXPECT_EQ(d.component, "ROMIO");
+  EXPECT_EQ(d.major * 10000 + d.minor * 100 + d.patch, 40002);
+  EXPECT_NE(d.how.find("OMPI_MCA_* variables do not apply"), std::string::npos) << d.how;
   EXPECT_TRUE(d.lockahead);
   EXPECT_FALSE(classify("MPICH Version:\t3.2.1\n", "", {}).lockahead);
   EXPECT_EQ(classify("Intel(R) MPI Library 2021.5 for Linux* OS", "", {}).layer, IoLayer::Romio);
@@ -191,7 +194,7 @@ TEST(HintVerify, StatusesFromFileFactsAndLayout) {
   EXPECT_EQ(entry(el, "stripe_size").status, "mismatch");
   EXPECT_EQ(entry(el, "lustre_ds_in_coll").status, "passed");
 
-  const auto j = nlohmann::json::parse(report_json("f.nc", r, io, el, lustre, good));
+  const auto j = nlohmann::json::parse(report_json(ReportFile{"f.nc", "", true, 11}, r, io, el, lustre, good));
   EXPECT_EQ(j["settings"].size(), el.size());
   EXPECT_EQ(j["info"]["cb_nodes"], r.settings.at("aggregators").value);
   EXPECT_FALSE(report_text(j.dump()).empty());

@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 
+#include "mpi_support.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_decompose.hpp"
@@ -14,16 +15,8 @@
 namespace nwpio {
 namespace {
 
-int world_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int world_size() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
+int world_rank() { return test::my_rank(); }
+int world_size() { return test::nranks(); }
 
 Box box1(int s0, int e0, int s1, int e1, int s2, int e2) {
   Box b;
@@ -44,18 +37,7 @@ Boxes wrf_boxes(int rank, int e_we = 23, int e_sn = 17, int e_vert = 6) {
           box1(w.ips, w.ipe, w.jps, w.jpe, w.kps, w.kpe)};
 }
 
-// The same string on every rank? (rank 0's text is broadcast and compared.)
-bool same_on_all_ranks(const std::string& text) {
-  int len = static_cast<int>(text.size());
-  MPI_Bcast(&len, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::string root(static_cast<std::size_t>(len), '\0');
-  if (world_rank() == 0) root = text;
-  MPI_Bcast(root.data(), len, MPI_CHAR, 0, MPI_COMM_WORLD);
-  const int mine = root == text ? 1 : 0;
-  int all = 0;
-  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return all == 1;
-}
+bool same_on_all_ranks(const std::string& text) { return test::same_text_everywhere(MPI_COMM_WORLD, text); }
 
 // Runs from_boxes on the world where `bad_rank` first applies `spoil` to its boxes, and returns
 // the Error(Decomposition) message this rank got ("<no error>" / "<wrong kind>" otherwise).

@@ -14,51 +14,13 @@
 #include "nwpio/error.hpp"
 #include "nwpio/writer.hpp"
 #include "nwpio/wrf_date.hpp"
-#include "scratch.hpp"
+#include "mpi_support.hpp"
 #include "test_model.hpp"
 
 namespace nwpio::test {
 namespace {
 
-MPI_Comm world() { return MPI_COMM_WORLD; }
-int my_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-int nranks() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
-
-// Runs `step`, which must throw nwpio::Error on this rank; checks that every rank got the same
-// kind and text, and returns it.
-Error expect_same_error(const std::function<void()>& step) {
-  std::string text = "no error";
-  ErrorKind kind = ErrorKind::Internal;
-  bool threw = false;
-  try {
-    step();
-  } catch (const Error& e) {
-    threw = true;
-    text = e.what();
-    kind = e.kind();
-  }
-  EXPECT_TRUE(threw) << "expected an nwpio::Error";
-  EXPECT_TRUE(same_on_all_ranks(world(), std::string(to_string(kind)) + ": " + text)) << text;
-  return Error(kind, text);
-}
-
-std::string fresh_dir(const std::string& name) {
-  const std::string dir = scratch_dir("errors_" + name);
-  if (my_rank() == 0) {
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-  }
-  MPI_Barrier(world());
-  return dir;
-}
+std::string fresh_dir(const std::string& name) { return test::fresh_dir("errors_" + name); }
 
 OutputOptions options_for(const std::string& dir) {
   OutputOptions o;
@@ -90,7 +52,7 @@ TEST(WriterErrors, PutOfUndefinedVariableFailsEverywhere) {
   if (my_rank() == nranks() - 1) {
     EXPECT_THROW(w.put("NO_SUCH_VAR", &x), Error);
   }
-  const Error e = expect_same_error([&] { w.end_frame(); });
+  const Error e = expect_error([&] { w.end_frame(); });
   EXPECT_EQ(e.kind(), ErrorKind::Schema);
   EXPECT_NE(std::string(e.what()).find("NO_SUCH_VAR"), std::string::npos) << e.what();
   // The stream goes on: the same date again, complete this time.
@@ -145,7 +107,7 @@ TEST(WriterErrors, PutTwiceAndWrongTypeFailEverywhere) {
   if (my_rank() == 0) {
     EXPECT_THROW(w.put("T", t.data()), Error);
   }
-  Error e = expect_same_error([&] { w.end_frame(); });
+  Error e = expect_error([&] { w.end_frame(); });
   EXPECT_EQ(e.kind(), ErrorKind::State);
   EXPECT_NE(std::string(e.what()).find("put(T): already put"), std::string::npos) << e.what();
 
@@ -156,7 +118,7 @@ TEST(WriterErrors, PutTwiceAndWrongTypeFailEverywhere) {
   }
   put_all(w, model, {"T"});
   if (my_rank() != 0) w.put("T", t.data());
-  e = expect_same_error([&] { w.end_frame(); });
+  e = expect_error([&] { w.end_frame(); });
   EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
   EXPECT_NE(std::string(e.what()).find("kind mismatch: the variable is float, the array holds double"), std::string::npos) << e.what();
 }
@@ -180,7 +142,7 @@ TEST(WriterErrors, MissingVariablesAreNamed) {
   } else {
     put_all(w, model);
   }
-  const Error e = expect_same_error([&] { w.end_frame(); });
+  const Error e = expect_error([&] { w.end_frame(); });
   EXPECT_EQ(e.kind(), ErrorKind::State);
   EXPECT_NE(std::string(e.what()).find("variables not put: U, W"), std::string::npos) << e.what();
   MPI_Barrier(world());
@@ -203,7 +165,7 @@ TEST(WriterErrors, BadDatesFailEverywhere) {
   Model model(world(), ModelShape{});
   Writer w(model.decomposition(), model.schema(), options_for(dir));
   for (const std::string bad : {"2019-06-01 00:00:00", "2019-13-01_00:00:00", "2019-06-01_00:00", ""}) {
-    const Error e = expect_same_error([&] { w.begin_frame(bad); });
+    const Error e = expect_error([&] { w.begin_frame(bad); });
     EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument) << e.what();
     EXPECT_NE(std::string(e.what()).find("begin_frame"), std::string::npos) << e.what();
   }
@@ -212,20 +174,20 @@ TEST(WriterErrors, BadDatesFailEverywhere) {
   put_all(w, model);
   w.end_frame();
   for (int t : {1, 0}) {
-    const Error e = expect_same_error([&] { w.begin_frame(date_at(t)); });
+    const Error e = expect_error([&] { w.begin_frame(date_at(t)); });
     EXPECT_EQ(e.kind(), ErrorKind::State);
     EXPECT_NE(std::string(e.what()).find("not after the previous frame's date " + date_at(1)), std::string::npos)
         << e.what();
   }
   // Ranks that disagree on the date.
   if (nranks() > 1) {
-    const Error e = expect_same_error([&] { w.begin_frame(date_at(my_rank() == 0 ? 2 : 3)); });
+    const Error e = expect_error([&] { w.begin_frame(date_at(my_rank() == 0 ? 2 : 3)); });
     EXPECT_NE(std::string(e.what()).find("different dates"), std::string::npos) << e.what();
   }
   // put/end_frame without a frame.
   const float x = 0;
   EXPECT_THROW(w.put("T2", &x), Error);
-  const Error e = expect_same_error([&] { w.end_frame(); });
+  const Error e = expect_error([&] { w.end_frame(); });
   EXPECT_EQ(e.kind(), ErrorKind::State);
 }
 
@@ -233,7 +195,7 @@ TEST(WriterErrors, OutputDirectoryMissingOrNotADirectory) {
   const std::string dir = fresh_dir("outdir");
   Model model(world(), ModelShape{});
   const std::string missing = dir + "/does/not/exist";
-  Error e = expect_same_error([&] { Writer w(model.decomposition(), model.schema(), options_for(missing)); });
+  Error e = expect_error([&] { Writer w(model.decomposition(), model.schema(), options_for(missing)); });
   EXPECT_EQ(e.kind(), ErrorKind::Io);
   EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
   EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos) << e.what();
@@ -241,7 +203,7 @@ TEST(WriterErrors, OutputDirectoryMissingOrNotADirectory) {
   const std::string file = dir + "/plain_file";
   if (my_rank() == 0) std::ofstream(file) << "x";
   MPI_Barrier(world());
-  e = expect_same_error([&] { Writer w(model.decomposition(), model.schema(), options_for(file)); });
+  e = expect_error([&] { Writer w(model.decomposition(), model.schema(), options_for(file)); });
   EXPECT_EQ(e.kind(), ErrorKind::Io);
   EXPECT_NE(std::string(e.what()).find("Not a directory"), std::string::npos) << e.what();
 
@@ -252,7 +214,7 @@ TEST(WriterErrors, OutputDirectoryMissingOrNotADirectory) {
       std::filesystem::permissions(ro, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     }
     MPI_Barrier(world());
-    e = expect_same_error([&] { Writer w(model.decomposition(), model.schema(), options_for(ro)); });
+    e = expect_error([&] { Writer w(model.decomposition(), model.schema(), options_for(ro)); });
     EXPECT_EQ(e.kind(), ErrorKind::Io);
     EXPECT_NE(std::string(e.what()).find("not writable"), std::string::npos) << e.what();
   }
@@ -263,18 +225,18 @@ TEST(WriterErrors, BadOptionsFailEverywhere) {
   Model model(world(), ModelShape{});
   OutputOptions o = options_for(dir);
   o.frames_per_file = 0;
-  Error e = expect_same_error([&] { Writer w(model.decomposition(), model.schema(), o); });
+  Error e = expect_error([&] { Writer w(model.decomposition(), model.schema(), o); });
   EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
 
   o = options_for(dir);
   o.e_we = 99;
-  e = expect_same_error([&] { Writer w(model.decomposition(), model.schema(), o); });
+  e = expect_error([&] { Writer w(model.decomposition(), model.schema(), o); });
   EXPECT_EQ(e.kind(), ErrorKind::Decomposition);
   EXPECT_NE(std::string(e.what()).find("e_we = 99"), std::string::npos) << e.what();
 
   o = options_for(dir);
   o.io_form = static_cast<IoForm>(5);
-  e = expect_same_error([&] { Writer w(model.decomposition(), model.schema(), o); });
+  e = expect_error([&] { Writer w(model.decomposition(), model.schema(), o); });
   EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
   EXPECT_NE(std::string(e.what()).find("io_form 5 is not supported; supported: 0"), std::string::npos) << e.what();
 }

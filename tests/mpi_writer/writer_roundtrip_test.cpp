@@ -11,7 +11,7 @@
 #include "core/test_hooks.hpp"
 #include "nwpio/writer.hpp"
 #include "nwpio/wrf_date.hpp"
-#include "scratch.hpp"
+#include "mpi_support.hpp"
 #include "test_model.hpp"
 
 namespace nwpio::test {
@@ -31,17 +31,6 @@ struct Mode {
 };
 
 std::ostream& operator<<(std::ostream& os, const Mode& m) { return os << m.name; }
-
-int rank_of(MPI_Comm c) {
-  int r = 0;
-  MPI_Comm_rank(c, &r);
-  return r;
-}
-int size_of_comm(MPI_Comm c) {
-  int s = 1;
-  MPI_Comm_size(c, &s);
-  return s;
-}
 
 class WriterRoundTrip : public ::testing::TestWithParam<Mode> {};
 

@@ -90,7 +90,7 @@ int write(const Args& a) {
   out.start_date = kStart;
   out.history_interval_seconds = kIntervalSeconds;
   out.print_timing = false;
-  out.hints.log_report = false;
+  out.hints.report = nwpio::HintReport::Off;
   out.fsync_before_rename = a.num("--fsync", 1) != 0;
   nwpio::Writer writer(decomposition, nwpio::wrf::history_schema(opts), out);
   nwpio::synthetic::SyntheticModel model(decomposition, writer.schema());

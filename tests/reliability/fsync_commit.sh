@@ -7,6 +7,7 @@
 #   fsync_commit.sh WRITER NWPIO_CHECK MPIEXEC SCRATCH
 set -uo pipefail
 WRITER=$1 CHECK=$2 MPIEXEC=$3 SCRATCH=$4
+read -ra PREFLAGS <<<"${MPIEXEC_PREFLAGS:-}"  # set by ctest: --oversubscribe under Open MPI
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if ! command -v strace > /dev/null || ! strace -qq -e trace=none true 2> /dev/null; then
   echo "strace is missing or ptrace is refused here: fsync order not tested (SKIPPED)"
@@ -21,7 +22,7 @@ for fsync in 1 0; do
   # -y: file descriptors shown with their paths; -f: every rank (children of mpiexec).
   # LeakSanitizer cannot run under ptrace (sanitizer build): leaks are checked everywhere else.
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -y -e trace=fsync,fdatasync,rename,renameat,renameat2 -o "$dir/trace" \
-    "$MPIEXEC" -n 2 --oversubscribe "$WRITER" --dir "$dir/out" --frames 2 --fsync $fsync > "$dir/log" 2>&1 ||
+    "$MPIEXEC" -n 2 "${PREFLAGS[@]}" "$WRITER" --dir "$dir/out" --frames 2 --fsync $fsync > "$dir/log" 2>&1 ||
     { fail "run with fsync=$fsync failed"; cat "$dir/log"; continue; }
   # One line per event, in order: "fsync <path>" or "rename <from> <to>" (unfinished/resumed
   # pairs of other threads are dropped; these calls are made by rank 0's main thread).

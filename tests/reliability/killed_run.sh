@@ -14,6 +14,7 @@
 #   it hit: every final-name file is complete and valid, everything else is a .nwpio-tmp.
 set -uo pipefail
 WRITER=$1 CHECK=$2 NCVALIDATOR=$3 MPIEXEC=$4 SCRATCH=$5
+read -ra PREFLAGS <<<"${MPIEXEC_PREFLAGS:-}"  # set by ctest: --oversubscribe under Open MPI
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
@@ -25,7 +26,7 @@ start_run() {
   shift 2
   rm -rf "$dir"
   mkdir -p "$dir/out" "$dir/pids"
-  "$MPIEXEC" -n "$np" --oversubscribe "$WRITER" --dir "$dir/out" --pid-dir "$dir/pids" "$@" \
+  "$MPIEXEC" -n "$np" "${PREFLAGS[@]}" "$WRITER" --dir "$dir/out" --pid-dir "$dir/pids" "$@" \
     > "$dir/run.log" 2>&1 &
   RUN_PID=$!
 }

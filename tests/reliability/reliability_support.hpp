@@ -18,65 +18,18 @@
 #include "nwpio/error.hpp"
 #include "nwpio/writer.hpp"
 #include "nwpio/wrf_date.hpp"
-#include "scratch.hpp"
+#include "mpi_support.hpp"
 #include "test_model.hpp"
 
 namespace nwpio::test::rel {
 
-inline MPI_Comm world() { return MPI_COMM_WORLD; }
-inline int my_rank() {
-  int r = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
-inline int nranks() {
-  int s = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &s);
-  return s;
-}
-
-// Runs `step` on every rank; it must throw nwpio::Error on every rank with the same kind and
-// text. Returns that error (or nullopt after a gtest failure when nothing was thrown).
-inline std::optional<Error> expect_same_error(const std::function<void()>& step) {
-  std::string text = "no error";
-  ErrorKind kind = ErrorKind::Internal;
-  bool threw = false;
-  try {
-    step();
-  } catch (const Error& e) {
-    threw = true;
-    text = e.what();
-    kind = e.kind();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected nwpio::Error, got std::exception: " << e.what();
-  }
-  int all_threw = 0, mine = threw ? 1 : 0;
-  MPI_Allreduce(&mine, &all_threw, 1, MPI_INT, MPI_MIN, world());
-  EXPECT_TRUE(threw) << "expected an nwpio::Error on rank " << my_rank();
-  EXPECT_TRUE(same_on_all_ranks(world(), std::string(to_string(kind)) + ": " + text))
-      << "rank " << my_rank() << " got: " << text;
-  if (all_threw == 0) return std::nullopt;
-  return Error(kind, text);
-}
-
-inline bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-inline std::string fresh_dir(const std::string& name) {
-  const std::string dir = scratch_dir("rel_" + name);
-  if (my_rank() == 0) {
-    std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
-    std::filesystem::create_directories(dir);
-  }
-  MPI_Barrier(world());
-  return dir;
-}
+inline std::string fresh_dir(const std::string& name) { return test::fresh_dir("rel_" + name); }
 
 inline OutputOptions options_for(const std::string& dir) {
   OutputOptions o;
   o.output_dir = dir;
   o.print_timing = false;
-  o.hints.log_report = false;
+  o.hints.report = HintReport::Off;
   return o;
 }
 

@@ -11,6 +11,15 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"nwpio-check: validate nwpio / WRF history files and spot leftovers of interrupted runs"};
+  app.footer(
+      "One line per file, starting with its verdict:\n"
+      "  OK    a complete WRF history file: netCDF-C opens it, Time is unlimited, DateStrLen is 19,\n"
+      "        Times holds a valid, increasing date in every frame, the file is as long as its header says\n"
+      "  TEMP  a *.nwpio-tmp file: a write that never finished (crash, kill, error); it never becomes\n"
+      "        complete and is safe to delete; the line names the file it would have become\n"
+      "  BAD   anything else, with what is wrong (not netCDF, not WRF history, a frame without a date, ...)\n"
+      "Exit code: 0 every file is OK; 1 at least one file is TEMP or BAD; 2 usage error (no file given,\n"
+      "unknown option). docs/RELIABILITY.md lists what leaves which.");
   std::vector<std::string> files;
   app.add_option("files", files, "netCDF files (or *.nwpio-tmp leftovers) to check")->required();
   try {

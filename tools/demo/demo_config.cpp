@@ -53,7 +53,8 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   Args a;
   CLI::App app{"nwpio-demo: a synthetic WRF-like model that writes WRF's 202-variable history "
-               "through nwpio. Every value follows the fill rule "
+               "through nwpio. Times and XTIME hold the frames' dates (XTIME in minutes since the start, "
+               "as WRF writes it); every other value follows the fill rule "
                "(7*i + 13*j + 17*k + 19*t + 23*varid) mod 1021, so any reader can check the files."};
   app.get_formatter()->column_width(34);
   auto* o_we = app.add_option("--e-we", a.e_we, "west-east staggered grid count (WRF's e_we)")
@@ -66,7 +67,8 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
                        ->check(CLI::Range(1, 1 << 20))->default_str("3");
   auto* o_fpf = app.add_option("--frames-per-file", a.frames_per_file, "frames per file (frames_per_outfile)")
                     ->check(CLI::Range(1, 1 << 20))->default_str("1");
-  auto* o_dir = app.add_option("--output-dir", a.output_dir, "output directory (created if missing)")
+  auto* o_dir = app.add_option("--output-dir", a.output_dir, "output directory (created if missing); wins over "
+                                                             "the namelist's &nwpio output_dir")
                     ->default_str("output");
   auto* o_start = app.add_option("--start-date", a.start_date, "first output time, YYYY-MM-DD_HH:MM:SS")
                       ->default_str("2019-06-01_00:00:00");
@@ -82,8 +84,9 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
   app.add_option("--namelist", a.namelist, "take settings from WRF's namelist.input (domain 1); "
                                            "options given here override it")
       ->check(CLI::ExistingFile);
-  auto* o_io = app.add_option("--io-form", a.io_form, "11 PnetCDF, 2 serial netCDF, 0 null (no file)")
-                   ->check(CLI::IsMember({0, 2, 11}))->default_str("11");
+  auto* o_io = app.add_option("--io-form", a.io_form,
+                              "11 PnetCDF, 2 serial netCDF, 13 parallel netCDF-4 (compressed), 0 null (no file)")
+                   ->check(CLI::IsMember({0, 2, 11, 13}))->default_str("11");
   auto* o_gather = app.add_option("--gather", a.gather, "io_form 11 gathering: auto, rearrange or direct")
                        ->check(CLI::IsMember({"auto", "rearrange", "direct"}))->default_str("auto");
   app.add_flag("--verify", a.verify, "read every file back (netCDF-C) and check the fill rule");
@@ -143,8 +146,17 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
     out.gather = modes.at(a.gather);
   }
   if (o_stats->count() > 0) out.stats_json = a.stats_json;
-  (void)o_dir;
-  out.output_dir = a.output_dir;  // the namelist names files, not the directory
+  // The output directory: --output-dir when given; else, with a namelist, its &nwpio output_dir
+  // (whose default is '.', the run directory, as for WRF); else the demo's default "output".
+  if (o_dir->count() > 0) {
+    out.output_dir = a.output_dir;
+    c.output_dir_source = "--output-dir";
+  } else if (from_namelist) {
+    c.output_dir_source = "&nwpio output_dir of " + a.namelist + (out.output_dir == "." ? " (default '.')" : "");
+  } else {
+    out.output_dir = a.output_dir;
+    c.output_dir_source = "default";
+  }
   out.start_date = c.start_date;
   out.domain_id = 1;
   out.e_we = c.e_we;

@@ -1,6 +1,6 @@
 // nwpio-demo: a synthetic WRF-like model. It decomposes the domain over the ranks as WRF does,
 // holds WRF's 201 history variables in WRF-style arrays (halos, i-k-j order), fills them by the
-// fill rule (tools/synthetic) and writes frames through nwpio::Writer, asking the Writer at
+// fill rule (tools/synthetic; XTIME holds the minutes since the start, as in WRF) and writes frames through nwpio::Writer, asking the Writer at
 // every model step whether output is due, as a WRF model does.
 #include <mpi.h>
 
@@ -59,17 +59,39 @@ void checkpoint(MPI_Comm comm, const std::function<void()>& step) {
   throw Error(static_cast<ErrorKind>(kind_code), size > 1 ? "rank " + std::to_string(first) + ": " + message : message);
 }
 
+// The process grid: --nproc-x/--nproc-y (or the namelist's nproc_x/nproc_y), the one not given
+// derived from the rank count, else as WRF chooses (MPASPECT).
 std::pair<int, int> process_grid(const DemoConfig& c, int size) {
   int px = c.nproc_x, py = c.nproc_y;
   if (px <= 0 && py <= 0) return wrf::choose_nproc(size);
-  if (px <= 0 && size % py == 0) px = size / py;
-  if (py <= 0 && size % px == 0) py = size / px;
-  if (px <= 0 || py <= 0 || px * py != size) {
-    throw Error(ErrorKind::InvalidArgument, "nproc_x x nproc_y = " + std::to_string(c.nproc_x) + " x " +
-                                                std::to_string(c.nproc_y) + " does not match the " +
-                                                std::to_string(size) + " ranks of the run");
+  const std::string ranks = std::to_string(size) + (size == 1 ? " rank" : " ranks");
+  if (py <= 0) {
+    if (size % px != 0) {
+      throw Error(ErrorKind::InvalidArgument, "nproc_x = " + std::to_string(px) + " does not divide the " + ranks +
+                                                  " of the run (give nproc_y too, or a divisor of " +
+                                                  std::to_string(size) + ")");
+    }
+    return {px, size / px};
+  }
+  if (px <= 0) {
+    if (size % py != 0) {
+      throw Error(ErrorKind::InvalidArgument, "nproc_y = " + std::to_string(py) + " does not divide the " + ranks +
+                                                  " of the run (give nproc_x too, or a divisor of " +
+                                                  std::to_string(size) + ")");
+    }
+    return {size / py, py};
+  }
+  if (px * py != size) {
+    throw Error(ErrorKind::InvalidArgument, "nproc_x x nproc_y = " + std::to_string(px) + " x " + std::to_string(py) +
+                                                " = " + std::to_string(px * py) + " does not match the " + ranks +
+                                                " of the run");
   }
   return {px, py};
+}
+
+// "1 frame", "2 frames".
+std::string count_of(std::int64_t n, const char* what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
 struct OutputFile {
@@ -90,7 +112,8 @@ void verify(MPI_Comm comm, const std::vector<OutputFile>& files, const Schema& s
   int local_failures = 0;
   checkpoint(comm, [&] {
     for (std::size_t f = static_cast<std::size_t>(rank); f < files.size(); f += static_cast<std::size_t>(size)) {
-      const auto result = synthetic::verify_file(files[f].path, schema, files[f].first_frame, files[f].dates);
+      const auto result = synthetic::verify_file(files[f].path, schema, files[f].first_frame, files[f].dates,
+                                                 synthetic::TimeValues::MinutesSinceStart);
       lines[f] = "nwpio-demo: verify " + file_name(files[f].path) + ": " + result.summary();
       if (!result.ok) ++local_failures;
     }
@@ -149,6 +172,7 @@ int run(int argc, char** argv) {
                 << size << " ranks (" << px << " x " << py << "), " << writer.schema().variables().size() + 1
                 << " variables, io_form " << static_cast<int>(out.io_form) << ", output every "
                 << out.history_interval_seconds / 60 << " min from " << c.start_date << std::endl;
+      std::cout << "nwpio-demo: output to " << out.output_dir << " (from " << c.output_dir_source << ")" << std::endl;
     }
 
     // The model's clock: steps of time_step with a namelist (the Writer's output_due decides),
@@ -168,7 +192,7 @@ int run(int argc, char** argv) {
     for (std::int64_t now = start; now <= end && (c.frames == 0 || frame < c.frames); now += step) {
       const std::string date = wrf::seconds_to_date(now);
       if (!writer.output_due(date)) continue;
-      model->fill(frame);
+      model->fill(frame, date);
       writer.begin_frame(date);
       checkpoint(comm, [&] { model->put_all(writer); });
       writer.end_frame();
@@ -194,10 +218,12 @@ int run(int argc, char** argv) {
       std::ostringstream names;
       for (const auto& f : files) names << (names.tellp() > 0 ? " " : "") << file_name(f.path);
       if (out.io_form == IoForm::Null) {
-        std::cout << "nwpio-demo: wrote " << frame << " frames with io_form 0 (null backend, no files)" << std::endl;
+        std::cout << "nwpio-demo: wrote " << count_of(frame, "frame") << " with io_form 0 (null backend, no files)"
+                  << std::endl;
       } else {
-        std::cout << "nwpio-demo: wrote " << frame << " frames in " << files.size() << " files to " << out.output_dir
-                  << ": " << names.str() << std::endl;
+        std::cout << "nwpio-demo: wrote " << count_of(frame, "frame") << " in "
+                  << count_of(static_cast<std::int64_t>(files.size()), "file") << " to " << out.output_dir << ": "
+                  << names.str() << std::endl;
       }
       const Statistics& stats = writer.statistics();
       const double seconds = stats.total_seconds();

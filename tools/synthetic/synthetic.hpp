@@ -5,11 +5,18 @@
 // other non-Time dimension), 0 where a dimension is absent, in frame t (0-based over the whole
 // run) holds (7*i + 13*j + 17*k + 19*t + 23*v) mod 1021, converted to the variable's type.
 // Times (id 0) holds the frame's date, so schema variable s has id s + 1.
+//
+// Time coordinate (issue 12): nwpio-demo fills WRF's XTIME as WRF does, with the minutes from
+// the simulation start (named in XTIME's units, "minutes since 2019-06-01 00:00:00") to the
+// frame's date, so that CDO, xarray and NCL show the right dates. A model filled with a date
+// (fill(frame, date)) does that; every other value keeps the fill rule.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nwpio/decomposition.hpp"
@@ -27,6 +34,14 @@ constexpr std::int64_t fill_value(std::int64_t i, std::int64_t j, std::int64_t k
                                   std::int64_t v) noexcept {
   return (7 * i + 13 * j + 17 * k + 19 * t + 23 * v) % kModulus;
 }
+
+// When `spec` is a time coordinate (named wrf::kTimeCoordinate, units "minutes since
+// YYYY-MM-DD HH:MM:SS"): the seconds of that date since 0001-01-01 (wrf::date_to_seconds).
+std::optional<std::int64_t> time_origin_seconds(const VarSpec& spec);
+
+// What the time coordinate holds in a file: the fill rule like every variable, or the minutes
+// since its origin of each record's date (Times).
+enum class TimeValues { FillRule, MinutesSinceStart };
 
 // netCDF id of schema variable s in a file written by the Writer (Times is id 0).
 constexpr int variable_id(std::size_t schema_index) noexcept { return static_cast<int>(schema_index) + 1; }
@@ -63,6 +78,8 @@ class SyntheticModel {
 
   // Fills every field's fill box by the fill rule for frame t (0-based over the run).
   void fill(std::int64_t frame);
+  // The same, but the time coordinate (XTIME) holds the minutes from its origin to `date`.
+  void fill(std::int64_t frame, std::string_view date);
   // Hands every field to the writer (Writer::put); call between begin_frame and end_frame.
   void put_all(Writer& writer) const;
 
@@ -89,8 +106,11 @@ struct VerifyResult {
 // and holds `expected_times` (when given; else each record a valid WRF date, increasing); every
 // variable of `schema` has id s + 1, its type and WRF's file dimensions (wrf::file_dimensions),
 // and no other variable exists; every value of every record r equals the fill rule for frame
-// first_frame_index + r. Throws Error(Netcdf) when the file cannot be opened or read.
+// first_frame_index + r, except, with TimeValues::MinutesSinceStart, the time coordinate, which
+// must hold the minutes from its origin to the record's date in Times. Throws Error(Netcdf)
+// when the file cannot be opened or read.
 VerifyResult verify_file(const std::string& path, const Schema& schema, std::int64_t first_frame_index,
-                         const std::vector<std::string>& expected_times = {});
+                         const std::vector<std::string>& expected_times = {},
+                         TimeValues time_values = TimeValues::FillRule);
 
 }  // namespace nwpio::synthetic

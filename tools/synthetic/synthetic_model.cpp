@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "nwpio/error.hpp"
+#include "nwpio/wrf_date.hpp"
+#include "nwpio/wrf_history.hpp"
 #include "synthetic.hpp"
 
 namespace nwpio::synthetic {
@@ -111,6 +113,19 @@ void with_type(DataType type, const std::string& name, Fn&& fn) {
 
 }  // namespace
 
+std::optional<std::int64_t> time_origin_seconds(const VarSpec& spec) {
+  static constexpr std::string_view kSince = "minutes since ";
+  if (spec.name != wrf::kTimeCoordinate) return std::nullopt;
+  const Attribute* units = find_attribute(spec.attributes, "units");
+  const auto* text = units ? std::get_if<std::string>(&units->value) : nullptr;
+  if (!text || text->size() != kSince.size() + 19 || text->compare(0, kSince.size(), kSince) != 0) return std::nullopt;
+  std::string date = text->substr(kSince.size());
+  if (date[10] != ' ') return std::nullopt;
+  date[10] = '_';
+  if (!wrf::is_valid_date(date)) return std::nullopt;
+  return wrf::date_to_seconds(date);
+}
+
 SyntheticModel::SyntheticModel(const Decomposition& decomposition, Schema schema) : schema_(std::move(schema)) {
   const auto& vars = schema_.variables();
   fields_.reserve(vars.size());
@@ -124,6 +139,20 @@ SyntheticModel::SyntheticModel(const Decomposition& decomposition, Schema schema
 void SyntheticModel::fill(std::int64_t frame) {
   for (Field& f : fields_) {
     with_type(f.spec->type, f.spec->name, [&](auto tag) { fill_field<decltype(tag)>(f, frame); });
+  }
+}
+
+void SyntheticModel::fill(std::int64_t frame, std::string_view date) {
+  fill(frame);
+  const std::int64_t now = wrf::date_to_seconds(date);
+  for (Field& f : fields_) {
+    const auto origin = time_origin_seconds(*f.spec);
+    if (!origin) continue;
+    const double minutes = static_cast<double>(now - *origin) / 60.0;
+    with_type(f.spec->type, f.spec->name, [&](auto tag) {
+      using T = decltype(tag);
+      std::fill_n(static_cast<T*>(f.data()), f.elements, static_cast<T>(minutes));
+    });
   }
 }
 

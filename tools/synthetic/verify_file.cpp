@@ -8,6 +8,7 @@
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/wrf_date.hpp"
+#include "nwpio/wrf_history.hpp"
 #include "synthetic.hpp"
 
 namespace nwpio::synthetic {
@@ -61,11 +62,12 @@ class Checker {
     return names;
   }
 
-  void check_times(std::size_t records, const std::vector<std::string>& expected) {
+  // Returns the dates in Times (empty when Times is not WRF's).
+  std::vector<std::string> check_times(std::size_t records, const std::vector<std::string>& expected) {
     int varid = -1;
     if (nc_inq_varid(file_.id(), "Times", &varid) != NC_NOERR || varid != 0) {
       problem("Times is not variable 0");
-      return;
+      return {};
     }
     nc_type type = 0;
     nc_check(nc_inq_vartype(file_.id(), 0, &type), "nc_inq_vartype", file_.path());
@@ -73,7 +75,7 @@ class Checker {
     const auto names = dim_names(0, &lengths);
     if (type != NC_CHAR || names != std::vector<std::string>{"Time", "DateStrLen"} || lengths[1] != 19) {
       problem("Times is not char Times(Time, DateStrLen = 19)");
-      return;
+      return {};
     }
     if (!expected.empty() && expected.size() != records) {
       problem("file holds " + std::to_string(records) + " records, expected " + std::to_string(expected.size()));
@@ -82,8 +84,10 @@ class Checker {
     const std::size_t start[2] = {0, 0}, count[2] = {records, 19};
     if (records > 0) nc_check(nc_get_vara_text(file_.id(), 0, start, count, text.data()), "nc_get_vara_text(Times)", file_.path());
     std::string previous;
+    std::vector<std::string> dates;
     for (std::size_t r = 0; r < records; ++r) {
       const std::string date = text.substr(r * 19, 19);
+      dates.push_back(date);
       if (r < expected.size() && date != expected[r]) {
         problem("Times[" + std::to_string(r) + "] = \"" + date + "\", expected \"" + expected[r] + "\"");
       } else if (!wrf::is_valid_date(date) || (!previous.empty() && date <= previous)) {
@@ -91,11 +95,15 @@ class Checker {
       }
       previous = date;
     }
+    return dates;
   }
 
+  // Every value of every record: the fill rule, or, when `per_record` is given, its value for
+  // the record (the time coordinate).
   template <class T>
   void check_values(const VarSpec& spec, int varid, std::size_t records, std::int64_t first_frame,
-                    int (*get)(int, int, const std::size_t*, const std::size_t*, T*)) {
+                    int (*get)(int, int, const std::size_t*, const std::size_t*, T*),
+                    const std::vector<double>* per_record) {
     std::vector<std::size_t> lengths;
     const auto names = dim_names(varid, &lengths);
     const std::size_t n = names.size();  // Time first
@@ -130,7 +138,8 @@ class Checker {
             rest /= lengths[d];
           }
           if (n == 4) idx[role[1]] = static_cast<std::int64_t>(level);
-          const T expected = static_cast<T>(fill_value(idx[0], idx[1], idx[2], t, varid));
+          const T expected = per_record ? static_cast<T>((*per_record)[r])
+                                        : static_cast<T>(fill_value(idx[0], idx[1], idx[2], t, varid));
           ++result_.values_checked;
           if (buffer[e] != expected) {
             ++result_.mismatches;
@@ -154,7 +163,7 @@ class Checker {
 std::string VerifyResult::summary() const {
   std::ostringstream s;
   if (ok) {
-    s << "OK: " << records << " records, " << values_checked << " values";
+    s << "OK: " << records << (records == 1 ? " record, " : " records, ") << values_checked << " values";
     return s.str();
   }
   s << "FAILED (" << mismatches << " wrong values of " << values_checked << ")";
@@ -163,7 +172,7 @@ std::string VerifyResult::summary() const {
 }
 
 VerifyResult verify_file(const std::string& path, const Schema& schema, std::int64_t first_frame_index,
-                         const std::vector<std::string>& expected_times) {
+                         const std::vector<std::string>& expected_times, TimeValues time_values) {
   VerifyResult result;
   File file(path);
   Checker check(file, result);
@@ -176,7 +185,7 @@ VerifyResult verify_file(const std::string& path, const Schema& schema, std::int
   std::size_t records = 0;
   nc_check(nc_inq_dimlen(file.id(), unlimited, &records), "nc_inq_dimlen", path);
   result.records = static_cast<int>(records);
-  check.check_times(records, expected_times);
+  const std::vector<std::string> dates = check.check_times(records, expected_times);
 
   int nvars = 0;
   nc_check(nc_inq_nvars(file.id(), &nvars), "nc_inq_nvars", path);
@@ -200,20 +209,36 @@ VerifyResult verify_file(const std::string& path, const Schema& schema, std::int
       check.problem("variable " + spec.name + " does not have WRF's dimensions");
       continue;
     }
+    // The time coordinate's expected value per record: minutes from its origin to Times[r].
+    std::vector<double> minutes;
+    const std::vector<double>* per_record = nullptr;
+    if (const auto origin = time_origin_seconds(spec); origin && time_values == TimeValues::MinutesSinceStart) {
+      if (dates.size() != records) {
+        check.problem(spec.name + ": Times unreadable, so its minutes cannot be checked");
+        continue;
+      }
+      for (const std::string& date : dates) {
+        minutes.push_back(wrf::is_valid_date(date) ? static_cast<double>(wrf::date_to_seconds(date) - *origin) / 60.0
+                                                   : -1.0);
+      }
+      per_record = &minutes;
+    } else if (time_values == TimeValues::MinutesSinceStart && spec.name == wrf::kTimeCoordinate) {
+      check.problem(spec.name + " has no units \"minutes since YYYY-MM-DD HH:MM:SS\"");
+    }
     nc_type type = 0;
     nc_check(nc_inq_vartype(file.id(), varid, &type), "nc_inq_vartype", path);
     switch (spec.type) {
       case DataType::Float:
         if (type != NC_FLOAT) break;
-        check.check_values<float>(spec, varid, records, first_frame_index, nc_get_vara_float);
+        check.check_values<float>(spec, varid, records, first_frame_index, nc_get_vara_float, per_record);
         continue;
       case DataType::Double:
         if (type != NC_DOUBLE) break;
-        check.check_values<double>(spec, varid, records, first_frame_index, nc_get_vara_double);
+        check.check_values<double>(spec, varid, records, first_frame_index, nc_get_vara_double, per_record);
         continue;
       case DataType::Int:
         if (type != NC_INT) break;
-        check.check_values<int>(spec, varid, records, first_frame_index, nc_get_vara_int);
+        check.check_values<int>(spec, varid, records, first_frame_index, nc_get_vara_int, per_record);
         continue;
       case DataType::Char: break;
     }

@@ -238,15 +238,7 @@ class NetcdfSerialBackend final : public Backend {
   // A slab's pieces as hyperslabs of their variables (data contiguous in file order).
   void put_slab(const Slab& slab) {
     for (const SlabPiece& p : slab.pieces) {
-      const FileLayout::Var& var = layout_.vars[static_cast<std::size_t>(p.var)];
-      for (const Hyperslab& h : row_hyperslabs(layout_, var, slab.record, p.row_begin, p.row_end)) {
-        WriteRequest r;
-        r.var = p.var;
-        r.start = h.start;
-        r.count = h.count;
-        r.data = slab.data + p.offset + h.offset;
-        put(r);
-      }
+      for (const WriteRequest& r : piece_requests(layout_, slab, p)) put(r);
     }
   }
 

@@ -176,14 +176,7 @@ class PnetcdfBackend final : public Backend {
       if (var.type != DataType::Char) {
         throw Error(ErrorKind::Internal, "PnetCDF backend: the first record variable " + var.name + " is not text");
       }
-      for (const Hyperslab& h : row_hyperslabs(layout_, var, slab.record, p.row_begin, p.row_end)) {
-        WriteRequest r;
-        r.var = p.var;
-        r.start = h.start;
-        r.count = h.count;
-        r.data = slab.data + p.offset + h.offset;
-        post(r);
-      }
+      for (const WriteRequest& r : piece_requests(layout_, slab, p)) post(r);
       return;
     }
   }

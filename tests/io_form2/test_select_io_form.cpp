@@ -36,7 +36,7 @@ TEST(SelectIoForm, SupportedValuesPassThrough) {
 }
 
 TEST(SelectIoForm, UnknownValueListsTheSupportedOnes) {
-  for (int bad : {1, 5, 12, 13, 102, -1}) {
+  for (int bad : {1, 5, 12, 14, 102, -1}) {
     std::ostringstream log;
     try {
       resolve_io_form(with_io_form(bad), true, 0, log);
@@ -46,7 +46,7 @@ TEST(SelectIoForm, UnknownValueListsTheSupportedOnes) {
       const std::string m = e.what();
       EXPECT_NE(m.find("io_form " + std::to_string(bad) + " is not supported"), std::string::npos) << m;
       EXPECT_NE(m.find(supported_io_forms(true)), std::string::npos) << m;
-      for (const char* v : {"0 (null", "2 (serial netCDF)", "11 (PnetCDF"}) EXPECT_NE(m.find(v), std::string::npos) << m;
+      for (const char* v : {"0 (null", "2 (serial netCDF)", "11 (PnetCDF", "13 (parallel netCDF-4"}) EXPECT_NE(m.find(v), std::string::npos) << m;
     }
   }
 }
@@ -84,6 +84,31 @@ TEST(SelectIoForm, BuildFlagMatchesTheBuild) {
 #else
   EXPECT_FALSE(built_with_pnetcdf());
 #endif
+}
+
+}  // namespace
+}  // namespace nwpio::detail
+
+namespace nwpio::detail {
+namespace {
+
+// io_form 13 follows the same rule as 11: itself when built, else the error or the fallback.
+TEST(SelectIoForm, ParallelNetcdf4NeedsItsBuild) {
+  std::ostringstream log;
+  EXPECT_EQ(resolve_io_form(with_io_form(13), BuiltBackends{true, true}, 0, log), IoForm::NetcdfParallel);
+  try {
+    resolve_io_form(with_io_form(13), BuiltBackends{true, false}, 0, log);
+    FAIL() << "io_form 13 accepted without parallel netCDF-4";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Unsupported);
+    const std::string m = e.what();
+    EXPECT_NE(m.find("built without parallel netCDF-4"), std::string::npos) << m;
+    EXPECT_NE(m.find("NWPIO_NETCDF"), std::string::npos) << m;
+  }
+  EXPECT_TRUE(log.str().empty());
+  EXPECT_EQ(resolve_io_form(with_io_form(13, true), BuiltBackends{true, false}, 0, log), IoForm::NetcdfSerial);
+  EXPECT_EQ(count_lines(log.str()), 1) << log.str();
+  EXPECT_NE(supported_io_forms(BuiltBackends{true, false}).find("13 (parallel netCDF-4; not in this build)"), std::string::npos);
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include "wrf/wrf_chunking.hpp"
 #include "backend/netcdf/netcdf_serial_backend.hpp"
 #include "layout_fixture.hpp"
-#include "nc_contents.hpp"
+#include "nc_reader.hpp"
 #include "nwpio/error.hpp"
 #include "scratch.hpp"
 
@@ -48,6 +48,7 @@ NcAttribute expected_attribute(const Attribute& a) {
         }
         const auto* p = reinterpret_cast<const unsigned char*>(v.data());
         out.bytes.assign(p, p + v.size() * sizeof(v[0]));
+        out.length = v.size();
       },
       a.value);
   return out;
@@ -280,7 +281,7 @@ TEST(SerialBackend, Cdf2SizeLimitNamesTheFormatThatWorks) {
   FileLayout L;
   L.format = FileFormat::Cdf2;
   L.dims = {{"Time", 0}, {"bottom_top", 2}, {"south_north", 30000}, {"west_east", 20000}};
-  L.vars = {{"BIG", DataType::Float, {0, 1, 2, 3}, {}, true, {}}, {"T2", DataType::Float, {0, 2, 3}, {}, true, {}}};
+  L.vars = {{"BIG", DataType::Float, {0, 1, 2, 3}, {}, true, {}, {}}, {"T2", DataType::Float, {0, 2, 3}, {}, true, {}, {}}};
   const std::string path = scratch_dir("too_big_cdf2.nc");
   auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
   try {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "nc_contents.hpp"
+#include "nc_reader.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"

@@ -180,6 +180,30 @@ void Model::fill(int t) {
   }
 }
 
+std::vector<std::byte> Model::patch_array(std::size_t s, int t, Box& box) const {
+  const VarSpec& spec = schema_.variables()[s];
+  const int varid = static_cast<int>(s) + 1;
+  const Extent ext = field_extent(spec, schema_, shape_);
+  box = Decomposition::write_box(decomposition_.patch(), decomposition_.domain(), spec.stagger);
+  if (!spec.vertical_dim.empty() || !is_3d(spec.memory_order)) {
+    box.lo[kAxisK] = 0;
+    box.hi[kAxisK] = ext.nk;
+  }
+  const std::int64_t ni = box.extent(kAxisI), nj = box.extent(kAxisJ), nk = box.extent(kAxisK);
+  const std::size_t es = size_of(spec.type);
+  std::vector<std::byte> out(static_cast<std::size_t>(ni * nj * nk) * es);
+  for (std::int64_t k = 0; k < nk; ++k) {
+    for (std::int64_t j = 0; j < nj; ++j) {
+      for (std::int64_t i = 0; i < ni; ++i) {
+        const std::int64_t idx = spec.memory_order == MemoryOrder::XZY ? i + ni * (k + nk * j) : i + ni * (j + nj * k);
+        const double v = stored(spec.type, analytic(varid, box.lo[kAxisI] + i, box.lo[kAxisJ] + j, box.lo[kAxisK] + k, t));
+        store(out.data() + idx * static_cast<std::int64_t>(es), spec.type, v);
+      }
+    }
+  }
+  return out;
+}
+
 namespace {
 
 std::string dim_name(int ncid, int dimid) {
@@ -351,19 +375,6 @@ bool ncvalidator_ok(const std::string& path) {
   }
   const std::string cmd = std::string(tool) + " -q '" + path + "' > /dev/null 2>&1";
   return std::system(cmd.c_str()) == 0;
-}
-
-bool same_on_all_ranks(MPI_Comm comm, const std::string& text) {
-  int len = static_cast<int>(text.size());
-  MPI_Bcast(&len, 1, MPI_INT, 0, comm);
-  std::string root(static_cast<std::size_t>(len), '\0');
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  if (rank == 0) root = text;
-  MPI_Bcast(root.data(), len, MPI_CHAR, 0, comm);
-  int same = root == text ? 1 : 0, all = 0;
-  MPI_Allreduce(&same, &all, 1, MPI_INT, MPI_MIN, comm);
-  return all == 1;
 }
 
 }  // namespace nwpio::test

@@ -1,0 +1,23 @@
+// The real-field workload (issue 16 item 4): compression ratios on the fill rule mean nothing,
+// so "wrfreal" writes the fields of a real WRF 4.7.1 run, ../shared/wrf/em_quarter_ss/
+// wrfout_io_form11.nc (idealised supercell, 41 x 41 x 40 mass points, 161 fields + Times), on the
+// benchmark's horizontal grid: the schema is the file's variables (names, types, dimensions,
+// WRF attributes), the vertical grid is the file's (e_vert 41), and every field is the file's
+// last record tiled horizontally by mirroring (i -> 0..n-1, n-1..0, ...; the same for j), so
+// that the tiles meet without seams. Mirrored copies repeat every 2n points, which deflate
+// partly finds: docs/COMPRESSION.md gives the original file's ratio beside the tiled one's.
+#pragma once
+
+#include "synthetic.hpp"
+#include "workload.hpp"
+
+namespace nwpio::bench {
+
+// The case on an e_we x e_sn grid (staggered counts), px x py ranks. Reads the file's header
+// (netCDF-C). Throws Error(Netcdf) naming the file when it cannot be read.
+Case real_case(int e_we, int e_sn, int px, int py);
+
+// Fills every field of `model` (this rank's fill boxes) from the file's last record, tiled.
+void fill_real_fields(synthetic::SyntheticModel& model, const Decomposition& decomposition);
+
+}  // namespace nwpio::bench

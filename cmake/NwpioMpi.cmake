@@ -1,0 +1,78 @@
+# Which MPI nwpio is built with, and how its tests launch ranks.
+#
+# NWPIO_MPI (auto | mpich | openmpi): `mpich` and `openmpi` choose Debian's compiler wrappers
+# and launcher by their suffixed names (mpicc.mpich / mpicc.openmpi, mpiexec.mpich /
+# mpiexec.openmpi), since the unsuffixed `mpicc` and `mpiexec` follow update-alternatives
+# (Open MPI when both are installed). `auto` leaves the choice to FindMPI. Variables the user
+# sets (MPI_C_COMPILER, MPI_CXX_COMPILER, MPI_Fortran_COMPILER, MPIEXEC_EXECUTABLE) always win.
+# Changing NWPIO_MPI needs a fresh build directory (FindMPI caches what it found).
+#
+# Sets NWPIO_MPI_VENDOR ("Open MPI", "MPICH" or "other", from MPI_Get_library_version) and
+# NWPIO_MPIEXEC_PREFLAGS (MPIEXEC_PREFLAGS as a list). MPIEXEC_PREFLAGS defaults to
+# --oversubscribe under Open MPI, which refuses more ranks than cores without it; MPICH's Hydra
+# runs any number of ranks as it is, so its default stays empty. A MPIEXEC_PREFLAGS given on
+# the command line is kept as given.
+set(NWPIO_MPI "auto" CACHE STRING "MPI to build with: auto (FindMPI's choice), mpich or openmpi")
+set_property(CACHE NWPIO_MPI PROPERTY STRINGS auto mpich openmpi)
+
+if(NWPIO_MPI STREQUAL "mpich" OR NWPIO_MPI STREQUAL "openmpi")
+  foreach(pair "C;mpicc" "CXX;mpicxx" "Fortran;mpif90")
+    list(GET pair 0 lang)
+    list(GET pair 1 wrapper)
+    if(NOT MPI_${lang}_COMPILER)
+      find_program(MPI_${lang}_COMPILER NAMES ${wrapper}.${NWPIO_MPI} REQUIRED)
+    endif()
+  endforeach()
+  if(NOT MPIEXEC_EXECUTABLE)
+    find_program(MPIEXEC_EXECUTABLE NAMES mpiexec.${NWPIO_MPI} REQUIRED)
+  endif()
+elseif(NOT NWPIO_MPI STREQUAL "auto")
+  message(FATAL_ERROR "NWPIO_MPI=${NWPIO_MPI}: use auto, mpich or openmpi")
+endif()
+
+if(DEFINED CACHE{MPIEXEC_PREFLAGS})
+  set(nwpio_preflags_given ON)
+endif()
+set(MPI_DETERMINE_LIBRARY_VERSION TRUE)
+find_package(MPI REQUIRED COMPONENTS C CXX Fortran)
+
+string(REGEX MATCH "^[^\n]*" nwpio_mpi_library "${MPI_C_LIBRARY_VERSION_STRING}")
+if(MPI_C_LIBRARY_VERSION_STRING MATCHES "Open MPI")
+  set(NWPIO_MPI_VENDOR "Open MPI")
+elseif(MPI_C_LIBRARY_VERSION_STRING MATCHES "MPICH")
+  set(NWPIO_MPI_VENDOR "MPICH")
+else()
+  set(NWPIO_MPI_VENDOR "other")
+endif()
+if(NWPIO_MPI STREQUAL "mpich" AND NOT NWPIO_MPI_VENDOR STREQUAL "MPICH" OR
+   NWPIO_MPI STREQUAL "openmpi" AND NOT NWPIO_MPI_VENDOR STREQUAL "Open MPI")
+  message(FATAL_ERROR "NWPIO_MPI=${NWPIO_MPI} but ${MPI_C_COMPILER} builds against '${nwpio_mpi_library}'")
+endif()
+
+# The launcher must belong to the same MPI as the library: Open MPI's mpiexec cannot start an
+# MPICH program as one job (each rank would be a singleton), nor Hydra an Open MPI one.
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE nwpio_mpiexec_version
+  ERROR_VARIABLE nwpio_mpiexec_version RESULT_VARIABLE nwpio_rc TIMEOUT 20)
+if(nwpio_mpiexec_version MATCHES "HYDRA")
+  set(nwpio_launcher "MPICH")
+elseif(nwpio_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(nwpio_launcher "Open MPI")
+else()
+  set(nwpio_launcher "other")
+endif()
+if(NOT nwpio_launcher STREQUAL "other" AND NOT NWPIO_MPI_VENDOR STREQUAL "other" AND
+   NOT nwpio_launcher STREQUAL NWPIO_MPI_VENDOR)
+  message(FATAL_ERROR "MPIEXEC_EXECUTABLE ${MPIEXEC_EXECUTABLE} is ${nwpio_launcher}'s launcher, but the "
+    "library is ${NWPIO_MPI_VENDOR} ('${nwpio_mpi_library}'). Pass -DMPIEXEC_EXECUTABLE= the launcher of "
+    "the same MPI (Debian: /usr/bin/mpiexec.mpich or /usr/bin/mpiexec.openmpi), or -DNWPIO_MPI=mpich|openmpi.")
+endif()
+
+if(NOT nwpio_preflags_given AND NWPIO_MPI_VENDOR STREQUAL "Open MPI")
+  set(MPIEXEC_PREFLAGS "--oversubscribe" CACHE STRING
+      "Flags for mpiexec before the program (Open MPI: --oversubscribe to run more ranks than cores)" FORCE)
+endif()
+separate_arguments(NWPIO_MPIEXEC_PREFLAGS UNIX_COMMAND "${MPIEXEC_PREFLAGS}")
+
+message(STATUS "nwpio: MPI ${NWPIO_MPI_VENDOR} (NWPIO_MPI=${NWPIO_MPI}): ${nwpio_mpi_library}")
+message(STATUS "nwpio: MPI compilers ${MPI_C_COMPILER} ${MPI_CXX_COMPILER} ${MPI_Fortran_COMPILER}; "
+               "tests run ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} N ${MPIEXEC_PREFLAGS}")

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The installed programs run from a prefix with a clean environment (issue 12): installs the
+# build into a fresh temporary prefix (`cmake --install BUILD --prefix P`, every component),
+# then runs P/bin/nwpio-check, nwpio-demo and nwpio-bench under `env -i` with only PATH (and,
+# as root, Open MPI's two run-as-root variables): no LD_LIBRARY_PATH, no build tree. nwpio-demo
+# writes and verifies files (every value, netCDF-C), nwpio-check validates them, nwpio-bench
+# runs a small frame and verifies it.
+#   installed_programs.sh CMAKE BUILD_DIR WORKDIR MPIEXEC [with-bench: 0|1]
+set -euo pipefail
+cmake=$1 build=$2 work=$3 mpiexec=$4 with_bench=${5:-1}
+rm -rf "$work" && mkdir -p "$work"
+prefix=$work/prefix
+"$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
+clean_env=(env -i "PATH=$prefix/bin:$(dirname "$mpiexec"):/usr/bin:/bin")
+[[ $(id -u) == 0 ]] && clean_env+=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+programs=(nwpio-check nwpio-demo)
+((with_bench)) && programs+=(nwpio-bench)
+for p in "${programs[@]}"; do
+  [[ -x $prefix/bin/$p ]] || { echo "FAIL: $p not installed in $prefix/bin"; exit 1; }
+  runpath=$(readelf -d "$prefix/bin/$p" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+  [[ $runpath == *'$ORIGIN/../lib'* ]] || { echo "FAIL: $p has RUNPATH '$runpath', not \$ORIGIN/../lib..."; exit 1; }
+  "${clean_env[@]}" "$p" --help >"$work/$p.help" 2>&1 || { cat "$work/$p.help"; echo "FAIL: $p --help"; exit 1; }
+  echo "$p: RUNPATH $runpath, --help runs"
+done
+# The libraries come from the prefix, not from the build tree.
+ldd_out=$("${clean_env[@]}" ldd "$prefix/bin/nwpio-demo")
+grep -qE "libnwpio.so.0 => $prefix/(bin/\.\./)?lib/libnwpio" <<<"$ldd_out" || { echo "$ldd_out"; echo "FAIL: libnwpio not from $prefix/lib"; exit 1; }
+
+out=$work/out
+"${clean_env[@]}" "$mpiexec" -n 2 --oversubscribe nwpio-demo --e-we 21 --e-sn 17 --e-vert 5 --frames 2 \
+  --output-dir "$out" --verify >"$work/demo.log" 2>&1 || { cat "$work/demo.log"; echo "FAIL: installed nwpio-demo"; exit 1; }
+grep -c "OK: " "$work/demo.log" | grep -qx 2 || { cat "$work/demo.log"; echo "FAIL: nwpio-demo did not verify 2 files"; exit 1; }
+for f in "$out"/wrfout_d01_*; do
+  "${clean_env[@]}" nwpio-check "$f" >"$work/check.log" 2>&1 || { cat "$work/check.log"; echo "FAIL: nwpio-check $f"; exit 1; }
+  grep -q "^OK" "$work/check.log" || { cat "$work/check.log"; echo "FAIL: nwpio-check does not say OK for $f"; exit 1; }
+done
+if ((with_bench)); then
+  "${clean_env[@]}" "$mpiexec" -n 2 --oversubscribe nwpio-bench --workload wrf --e-we 21 --e-sn 17 --e-vert 5 \
+    --methods nwpio-io11,ceiling --repeat 1 --warmup 0 --dir "$work/bench" --json "$work/bench.json" --verify \
+    >"$work/bench.log" 2>&1 ||
+    { cat "$work/bench.log"; echo "FAIL: installed nwpio-bench"; exit 1; }
+fi
+echo "PASS: ${programs[*]} run from $prefix with a clean environment"
