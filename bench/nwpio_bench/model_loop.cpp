@@ -133,7 +133,7 @@ OutputOptions stream_options(const LoopOptions& lo, const std::string& method, c
   o.use_netcdf_classic = true;
   o.start_date = kStart;
   o.print_timing = false;
-  o.hints.log_report = false;
+  o.hints.report = HintReport::Off;
   o.fsync_before_rename = lo.fsync && o.io_form != IoForm::Null;
   o.server_frames_in_flight = lo.in_flight;
   o.server_blocking_handoff = lo.blocking;

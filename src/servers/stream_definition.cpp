@@ -107,6 +107,13 @@ Schema schema_of(const json& j) {
   return s;
 }
 
+// An optional HintReport as an int (-1: unset).
+int report_code(const std::optional<HintReport>& r) { return r ? static_cast<int>(*r) : -1; }
+std::optional<HintReport> report_of(int code) {
+  if (code < 0) return std::nullopt;
+  return static_cast<HintReport>(code);
+}
+
 // Every field of OutputOptions but test_hooks (servers get theirs from IoServers).
 json options_json(const OutputOptions& o) {
   const HintOptions& h = o.hints;
@@ -118,6 +125,13 @@ json options_json(const OutputOptions& o) {
           {"format", static_cast<int>(o.format)},
           {"use_netcdf_classic", o.use_netcdf_classic},
           {"deflate_level", o.deflate_level},
+          {"compression_filter", o.compression_filter},
+          {"shuffle", o.shuffle},
+          {"quantize", bin(o.quantize.text)},
+          {"quantize_origin", bin(o.quantize.origin)},
+          {"compression_vars", bin(o.compression_vars.text)},
+          {"compression_vars_origin", bin(o.compression_vars.origin)},
+          {"chunk_max_bytes", o.chunk_max_bytes},
           {"io_form", static_cast<int>(o.io_form)},
           {"fallback_to_serial", o.fallback_to_serial},
           {"start_date", o.start_date},
@@ -148,7 +162,8 @@ json options_json(const OutputOptions& o) {
           {"hints_nl_profile_file", bin(h.namelist.profile_file)},
           {"hints_nl_profile", h.namelist.profile},
           {"hints_nl_assignments", bin(h.namelist.assignments)},
-          {"hints_log_report", h.log_report}};
+          {"hints_nl_report", report_code(h.namelist.report)},
+          {"hints_report", report_code(h.report)}};
 }
 
 OutputOptions options_of(const json& j) {
@@ -162,6 +177,11 @@ OutputOptions options_of(const json& j) {
   o.format = static_cast<FileFormat>(j.at("format").get<int>());
   j.at("use_netcdf_classic").get_to(o.use_netcdf_classic);
   j.at("deflate_level").get_to(o.deflate_level);
+  j.at("compression_filter").get_to(o.compression_filter);
+  j.at("shuffle").get_to(o.shuffle);
+  o.quantize = {text(j.at("quantize")), text(j.at("quantize_origin"))};
+  o.compression_vars = {text(j.at("compression_vars")), text(j.at("compression_vars_origin"))};
+  j.at("chunk_max_bytes").get_to(o.chunk_max_bytes);
   o.io_form = static_cast<IoForm>(j.at("io_form").get<int>());
   j.at("fallback_to_serial").get_to(o.fallback_to_serial);
   j.at("start_date").get_to(o.start_date);
@@ -192,7 +212,8 @@ OutputOptions options_of(const json& j) {
   h.namelist.profile_file = text(j.at("hints_nl_profile_file"));
   j.at("hints_nl_profile").get_to(h.namelist.profile);
   h.namelist.assignments = text(j.at("hints_nl_assignments"));
-  j.at("hints_log_report").get_to(h.log_report);
+  h.namelist.report = report_of(j.at("hints_nl_report").get<int>());
+  h.report = report_of(j.at("hints_report").get<int>());
   return o;
 }
 

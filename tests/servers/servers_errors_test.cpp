@@ -96,7 +96,7 @@ TEST_P(ServerFault, EveryComputeRankGetsTheServersErrorEarlierFilesIntact) {
   const FaultCase c = GetParam();
   const int tasks = tasks_for_world();
   const int failing = c.last_server ? tasks - 1 : 0;
-  const std::string dir = fresh_dir(std::string("fault_") + std::string(detail::to_string(c.phase)) + "_" +
+  const std::string dir = server_dir(std::string("fault_") + std::string(detail::to_string(c.phase)) + "_" +
                                     std::to_string(failing));
   // The second file fails: its open, its first frame's write, or its close.
   auto hooks = std::make_shared<detail::TestHooks>();
@@ -110,21 +110,21 @@ TEST_P(ServerFault, EveryComputeRankGetsTheServersErrorEarlierFilesIntact) {
   o.frames_per_file = 2;
   Writer w = build_stream(comm, model, o, &servers);
   std::string failed_in;
-  const auto e = expect_same_error(comm, [&] { run_frames(w, model, 6, &failed_in); });
+  const auto e = expect_same_error([&] { run_frames(w, model, 6, &failed_in); }, comm);
   ASSERT_TRUE(e.has_value());
   const std::string want = "injected fault at " + std::string(detail::to_string(c.phase)) + " on rank " + std::to_string(failing);
   EXPECT_TRUE(contains(e->what(), want)) << e->what();
   EXPECT_TRUE(contains(e->what(), "I/O server group 0")) << e->what();
-  if (rank_in(comm) == 0) std::cout << "  every compute rank got, in " << failed_in << ": " << e->what() << std::endl;
+  if (rank_of(comm) == 0) std::cout << "  every compute rank got, in " << failed_in << ": " << e->what() << std::endl;
   // Once reported, the stream refuses further frames on every rank (after close(): closed).
-  const auto again = expect_same_error(comm, [&] { w.begin_frame(date_at(6)); });
+  const auto again = expect_same_error([&] { w.begin_frame(date_at(6)); }, comm);
   if (again) {
     EXPECT_TRUE(contains(again->what(), failed_in == "close" ? "ends at close()" : "failed on its I/O servers earlier"))
         << again->what();
   }
   close_quietly(w);
   servers.stop();
-  if (rank_in(comm) != 0) return;
+  if (rank_of(comm) != 0) return;
   expect_complete(file_at(dir, 0), {0, 1}, model, shape);
   EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "the failed file took its final name";
   expect_no_incomplete_final_file(dir);
@@ -140,7 +140,7 @@ INSTANTIATE_TEST_SUITE_P(Phases, ServerFault,
 
 // The output directory moves away after the first file: the servers cannot create the second.
 TEST(ServerFailure, DirectoryGoneReachesEveryComputeRank) {
-  const std::string dir = fresh_dir("dir_gone");
+  const std::string dir = server_dir("dir_gone");
   const std::string moved = dir + ".moved";
   IoServers servers(MPI_COMM_WORLD, tasks_for_world(), 1);
   if (servers.is_server()) return;
@@ -155,7 +155,7 @@ TEST(ServerFailure, DirectoryGoneReachesEveryComputeRank) {
   // The servers commit the first file on their own time: wait for it (bounded), then move the
   // directory away.
   int committed = 0;
-  if (rank_in(comm) == 0) {
+  if (rank_of(comm) == 0) {
     for (int i = 0; i < 600 && !fs::exists(file_at(dir, 0)); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
     committed = fs::exists(file_at(dir, 0)) ? 1 : 0;
     std::error_code ec;
@@ -164,22 +164,22 @@ TEST(ServerFailure, DirectoryGoneReachesEveryComputeRank) {
   }
   MPI_Bcast(&committed, 1, MPI_INT, 0, comm);
   ASSERT_TRUE(committed) << "the servers did not commit the first file within 30 s";
-  const auto e = expect_same_error(comm, [&] {
+  const auto e = expect_same_error([&] {
     for (int t = 2; t < 6; ++t) write_frame(w, model, t);
     w.close();
-  });
+  }, comm);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->kind(), ErrorKind::Io) << e->what();
   EXPECT_TRUE(contains(e->what(), fs::path(file_at(dir, 2)).filename().string())) << e->what();
   EXPECT_TRUE(contains(e->what(), "No such file or directory")) << e->what();
   close_quietly(w);
   servers.stop();
-  if (rank_in(comm) == 0) expect_complete(file_at(moved, 0), {0, 1}, model, shape);
+  if (rank_of(comm) == 0) expect_complete(file_at(moved, 0), {0, 1}, model, shape);
 }
 
 // Size of a file with `frames` frames of the test model (written by all ranks, before a split).
 std::int64_t file_bytes(int frames, const std::string& name) {
-  const std::string dir = fresh_dir(name);
+  const std::string dir = server_dir(name);
   ModelShape shape;
   Model model(MPI_COMM_WORLD, shape);
   OutputOptions o = options_for(dir);
@@ -190,7 +190,7 @@ std::int64_t file_bytes(int frames, const std::string& name) {
     w.close();
   }
   std::int64_t size = 0;
-  if (rank_in(MPI_COMM_WORLD) == 0) size = static_cast<std::int64_t>(fs::file_size(file_at(dir, 0)));
+  if (rank_of(MPI_COMM_WORLD) == 0) size = static_cast<std::int64_t>(fs::file_size(file_at(dir, 0)));
   MPI_Bcast(&size, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
   return size;
 }
@@ -198,9 +198,9 @@ std::int64_t file_bytes(int frames, const std::string& name) {
 // A file-size limit on the server processes only: the second frame of the file passes it.
 TEST(ServerFailure, FileSizeLimitOnTheServersGivesEfbig) {
   const std::int64_t one = file_bytes(1, "efbig_probe1"), two = file_bytes(2, "efbig_probe2");
-  const std::string dir = fresh_dir("efbig");
+  const std::string dir = server_dir("efbig");
   const int tasks = tasks_for_world();
-  const bool server_rank = rank_in(MPI_COMM_WORLD) >= world_size() - tasks;
+  const bool server_rank = rank_of(MPI_COMM_WORLD) >= world_size() - tasks;
   rlimit old{};
   auto* old_handler = SIG_DFL;
   if (server_rank) {  // (no ASSERT before the collective split: a rank that left would hang the others)
@@ -225,14 +225,14 @@ TEST(ServerFailure, FileSizeLimitOnTheServersGivesEfbig) {
   // file of the servers' slabs too: each server its own "node" keeps that file at one slab.
   o.shared_memory_exchange = false;
   Writer w = build_stream(comm, model, o, &servers);
-  const auto e = expect_same_error(comm, [&] { run_frames(w, model, 4); });
+  const auto e = expect_same_error([&] { run_frames(w, model, 4); }, comm);
   ASSERT_TRUE(e.has_value());
   EXPECT_TRUE(contains(e->what(), fs::path(file_at(dir, 0)).filename().string())) << e->what();
   EXPECT_TRUE(contains(e->what(), "File too large")) << e->what();
   close_quietly(w);
   servers.stop();
   // The refused frame wrote nothing: at close the servers commit the file with frame 0 alone.
-  if (rank_in(comm) == 0) {
+  if (rank_of(comm) == 0) {
     expect_complete(file_at(dir, 0), {0}, model, shape);
     expect_no_incomplete_final_file(dir);
   }
@@ -241,10 +241,10 @@ TEST(ServerFailure, FileSizeLimitOnTheServersGivesEfbig) {
 // A full file system (tmpfs of one and a half files): the first file fits, the second cannot.
 TEST(ServerFailure, FullFileSystemGivesEnospc) {
   const std::int64_t one = file_bytes(1, "enospc_probe");
-  const std::string dir = fresh_dir("enospc");
+  const std::string dir = server_dir("enospc");
   const std::string mnt = dir + "/small_fs";
   int err = 0;
-  if (rank_in(MPI_COMM_WORLD) == 0) {
+  if (rank_of(MPI_COMM_WORLD) == 0) {
     fs::create_directories(mnt);
     const std::string opts = "size=" + std::to_string(one + one / 2);
     if (::mount("tmpfs", mnt.c_str(), "tmpfs", 0, opts.c_str()) != 0) err = errno;
@@ -258,14 +258,14 @@ TEST(ServerFailure, FullFileSystemGivesEnospc) {
       ModelShape shape;
       Model model(comm, shape);
       Writer w = build_stream(comm, model, options_for(mnt), &servers);
-      const auto e = expect_same_error(comm, [&] { run_frames(w, model, 3); });
+      const auto e = expect_same_error([&] { run_frames(w, model, 3); }, comm);
       if (e) {
         EXPECT_TRUE(contains(e->what(), fs::path(file_at(mnt, 1)).filename().string())) << e->what();
         EXPECT_TRUE(contains(e->what(), "No space left on device")) << e->what();
       }
       close_quietly(w);
       servers.stop();
-      if (rank_in(comm) == 0) {
+      if (rank_of(comm) == 0) {
         expect_complete(file_at(mnt, 0), {0}, model, shape);
         EXPECT_FALSE(fs::exists(file_at(mnt, 1)));
         expect_no_incomplete_final_file(mnt);
@@ -273,12 +273,12 @@ TEST(ServerFailure, FullFileSystemGivesEnospc) {
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank_in(MPI_COMM_WORLD) == 0 && ::umount(mnt.c_str()) != 0) ::umount2(mnt.c_str(), MNT_DETACH);
+  if (rank_of(MPI_COMM_WORLD) == 0 && ::umount(mnt.c_str()) != 0) ::umount2(mnt.c_str(), MNT_DETACH);
 }
 
 // stop() with a stream still open is an error on every compute rank; afterwards it works.
 TEST(ServerShutdown, StopWithAnOpenStreamIsAnError) {
-  const std::string dir = fresh_dir("stop_open");
+  const std::string dir = server_dir("stop_open");
   IoServers servers(MPI_COMM_WORLD, 1, 1);
   if (servers.is_server()) return;
   const MPI_Comm comm = servers.compute_comm();
@@ -286,20 +286,20 @@ TEST(ServerShutdown, StopWithAnOpenStreamIsAnError) {
   Model model(comm, shape);
   Writer w = build_stream(comm, model, options_for(dir), &servers);
   write_frame(w, model, 0);
-  const auto e = expect_same_error(comm, [&] { servers.stop(); });
+  const auto e = expect_same_error([&] { servers.stop(); }, comm);
   if (e) {
     EXPECT_TRUE(contains(e->what(), "still open")) << e->what();
   }
   w.close();
   servers.stop();
-  if (rank_in(comm) == 0) expect_complete(file_at(dir, 0), {0}, model, shape);
+  if (rank_of(comm) == 0) expect_complete(file_at(dir, 0), {0}, model, shape);
 }
 
 // A stream left behind by an exception (its Writer destroyed while unwinding: no collective,
 // nothing more sent) and servers left to their destructor: the servers close the stream when
 // they stop (its frames are complete, so its file is committed) and every rank gets out.
 TEST(ServerShutdown, AbandonedStreamAndDestructorsEndCleanly) {
-  const std::string dir = fresh_dir("abandoned");
+  const std::string dir = server_dir("abandoned");
   {
     IoServers servers(MPI_COMM_WORLD, 1, 1);
     if (!servers.is_server()) {
@@ -318,7 +318,7 @@ TEST(ServerShutdown, AbandonedStreamAndDestructorsEndCleanly) {
     }
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (rank_in(MPI_COMM_WORLD) == 0) {
+  if (rank_of(MPI_COMM_WORLD) == 0) {
     ModelShape shape;
     const Schema schema = make_test_schema(shape);
     for (int first : {0, 2}) {
@@ -337,7 +337,7 @@ TEST(ServerShutdown, AbandonedStreamAndDestructorsEndCleanly) {
 // Sizes that make no sense fail on every rank of the world (no hang, no server loop).
 TEST(ServerSplit, NonsenseSizesFailOnEveryRank) {
   for (auto [tasks, groups] : {std::pair{world_size(), 1}, std::pair{0, 2}, std::pair{-1, 1}}) {
-    const auto e = expect_same_error(MPI_COMM_WORLD, [&] { IoServers s(MPI_COMM_WORLD, tasks, groups); });
+    const auto e = expect_same_error([&] { IoServers s(MPI_COMM_WORLD, tasks, groups); }, MPI_COMM_WORLD);
     if (e) {
       EXPECT_EQ(e->kind(), ErrorKind::Config) << e->what();
     }

@@ -39,15 +39,15 @@ TEST_P(ServersRoundTrip, FilesEqualTheSynchronousOnes) {
     GTEST_SKIP() << "built without PnetCDF";
 #endif
   }
-  const std::string sync_dir = fresh_dir(name_of(c) + "_sync");
-  const std::string srv_dir = fresh_dir(name_of(c) + "_servers");
+  const std::string sync_dir = server_dir(name_of(c) + "_sync");
+  const std::string srv_dir = server_dir(name_of(c) + "_servers");
 
   IoServers servers(MPI_COMM_WORLD, c.tasks, c.groups);
   if (servers.is_server()) return;  // served until stop()
   ASSERT_TRUE(servers.enabled());
   ASSERT_EQ(servers.compute_ranks(), compute);
   const MPI_Comm comm = servers.compute_comm();
-  ASSERT_EQ(size_of(comm), compute);
+  ASSERT_EQ(size_of_comm(comm), compute);
 
   ModelShape shape;
   Model model(comm, shape);
@@ -87,7 +87,7 @@ TEST_P(ServersRoundTrip, FilesEqualTheSynchronousOnes) {
   servers.stop();
   EXPECT_NO_THROW(servers.stop());  // a second call does nothing
 
-  if (rank_in(comm) != 0) return;
+  if (rank_of(comm) != 0) return;
   const int format = NC_FORMAT_64BIT_OFFSET;
   for (int first = 0; first < frames; first += 2) {
     const std::string a = file_at(sync_dir, first), b = file_at(srv_dir, first);
@@ -110,8 +110,8 @@ TEST_P(ServersRoundTrip, FilesEqualTheSynchronousOnes) {
 TEST(ServersTwoStreams, InterleavedDomainsEqualTheSynchronousFiles) {
   const int compute = world_size() - 1;
   if (compute < 1 || compute > 3) GTEST_SKIP() << compute << " compute ranks at this world size";
-  const std::string sync_dir = fresh_dir("two_streams_sync");
-  const std::string srv_dir = fresh_dir("two_streams_servers");
+  const std::string sync_dir = server_dir("two_streams_sync");
+  const std::string srv_dir = server_dir("two_streams_servers");
   IoServers servers(MPI_COMM_WORLD, 1, 1);
   if (servers.is_server()) return;
   const MPI_Comm comm = servers.compute_comm();
@@ -138,7 +138,7 @@ TEST(ServersTwoStreams, InterleavedDomainsEqualTheSynchronousFiles) {
     wa.close();
   }
   servers.stop();
-  if (rank_in(comm) != 0) return;
+  if (rank_of(comm) != 0) return;
   for (const std::string domain : {"d01", "d02"}) {
     for (int first : {0, 2}) {
       std::string name = file_at("", first).substr(1);

@@ -95,6 +95,11 @@ TEST(StreamDefinition, RoundTripOfSchemaOptionsAndGrid) {
   o.format = FileFormat::Cdf5;
   o.use_netcdf_classic = true;
   o.deflate_level = 5;
+  o.compression_filter = "none";
+  o.shuffle = false;
+  o.quantize = {"bitround=9", "namelist.input:3:4"};
+  o.compression_vars = {"T U: deflate=4", "namelist.input:5:6"};
+  o.chunk_max_bytes = 4096;
   o.io_form = IoForm::NetcdfSerial;
   o.fallback_to_serial = true;
   o.start_date = "2019-06-01_00:00:00";
@@ -122,8 +127,8 @@ TEST(StreamDefinition, RoundTripOfSchemaOptionsAndGrid) {
   o.hints.profile_file = "h.toml";
   o.hints.profile = "lustre";
   o.hints.overrides = {{"stripe_count", "4"}, {"raw.x", "y"}};
-  o.hints.namelist = {"nl.toml", "gpfs", "a=1;b=2"};
-  o.hints.log_report = false;
+  o.hints.namelist = {"nl.toml", "gpfs", "a=1;b=2", HintReport::Full};
+  o.hints.report = HintReport::Off;
   d.domain.hi = {23, 17, 7};
   d.patches = {Box{{0, 0, 0}, {12, 17, 7}}, Box{{12, 0, 0}, {23, 17, 7}}};
 
@@ -169,6 +174,13 @@ TEST(StreamDefinition, RoundTripOfSchemaOptionsAndGrid) {
   EXPECT_EQ(p.format, FileFormat::Cdf5);
   EXPECT_TRUE(p.use_netcdf_classic);
   EXPECT_EQ(p.deflate_level, 5);
+  EXPECT_EQ(p.compression_filter, "none");
+  EXPECT_FALSE(p.shuffle);
+  EXPECT_EQ(p.quantize.text, "bitround=9");
+  EXPECT_EQ(p.quantize.origin, "namelist.input:3:4");
+  EXPECT_EQ(p.compression_vars.text, "T U: deflate=4");
+  EXPECT_EQ(p.compression_vars.origin, "namelist.input:5:6");
+  EXPECT_EQ(p.chunk_max_bytes, 4096);
   EXPECT_EQ(p.io_form, IoForm::NetcdfSerial);
   EXPECT_TRUE(p.fallback_to_serial);
   EXPECT_EQ(p.start_date, o.start_date);
@@ -199,7 +211,11 @@ TEST(StreamDefinition, RoundTripOfSchemaOptionsAndGrid) {
   EXPECT_EQ(p.hints.namelist.profile_file, "nl.toml");
   EXPECT_EQ(p.hints.namelist.profile, "gpfs");
   EXPECT_EQ(p.hints.namelist.assignments, "a=1;b=2");
-  EXPECT_FALSE(p.hints.log_report);
+  EXPECT_EQ(p.hints.namelist.report, HintReport::Full);
+  EXPECT_EQ(p.hints.report, HintReport::Off);
+  // unset stays unset
+  StreamDefinition unset;
+  EXPECT_FALSE(decode_stream_definition(encode(unset)).options.hints.report.has_value());
   EXPECT_EQ(p.test_hooks, nullptr);
 }
 
