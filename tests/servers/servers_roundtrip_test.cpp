@@ -1,5 +1,6 @@
 // Files written by I/O servers are the files the compute ranks write themselves: for every
-// split of the world into 1-3 compute ranks and 1-2 servers in 1-2 groups, io_form 11 and 2,
+// split of the world into 1-3 compute ranks and 1-2 servers in 1-2 groups, io_form 11 and 2
+// (and io_form 13, value by value),
 // the same 5 frames (2 per file) go once through the synchronous path and once through the
 // servers; the files must be byte-identical, every value must read back through netCDF-C, and
 // ncvalidator must pass. Frames of a file go to one group, files round-robin to the groups.
@@ -19,7 +20,8 @@ struct Config {
 };
 
 std::string name_of(const Config& c) {
-  return std::to_string(c.tasks) + "x" + std::to_string(c.groups) + (c.io_form == IoForm::Pnetcdf ? "_io11" : "_io2") +
+  const std::string io = c.io_form == IoForm::Pnetcdf ? "_io11" : c.io_form == IoForm::NetcdfSerial ? "_io2" : "_io13";
+  return std::to_string(c.tasks) + "x" + std::to_string(c.groups) + io +
          (c.blocking ? "_blocking" : "") + "_k" + std::to_string(c.in_flight);
 }
 
@@ -34,11 +36,14 @@ TEST_P(ServersRoundTrip, FilesEqualTheSynchronousOnes) {
   const Config c = GetParam();
   const int compute = world_size() - c.tasks * c.groups;
   if (compute < 1 || compute > 3) GTEST_SKIP() << compute << " compute ranks at this world size";
-  if (c.io_form == IoForm::Pnetcdf) {
-#ifndef NWPIO_HAVE_PNETCDF
-    GTEST_SKIP() << "built without PnetCDF";
+  if (c.io_form == IoForm::NetcdfParallel) {
+#ifndef NWPIO_HAVE_NETCDF_PAR
+    GTEST_SKIP() << "built without parallel netCDF-4 (io_form 13)";
 #endif
   }
+  // io_form 13 (HDF5 chunks placed as the writing ranks allocate them) is compared value by
+  // value, not byte by byte: the synchronous run writes from other ranks than the servers.
+  const bool same_bytes = c.io_form != IoForm::NetcdfParallel;
   const std::string sync_dir = server_dir(name_of(c) + "_sync");
   const std::string srv_dir = server_dir(name_of(c) + "_servers");
 
@@ -88,19 +93,24 @@ TEST_P(ServersRoundTrip, FilesEqualTheSynchronousOnes) {
   EXPECT_NO_THROW(servers.stop());  // a second call does nothing
 
   if (rank_of(comm) != 0) return;
-  const int format = NC_FORMAT_64BIT_OFFSET;
+  const int format = same_bytes ? NC_FORMAT_64BIT_OFFSET : NC_FORMAT_NETCDF4;
   for (int first = 0; first < frames; first += 2) {
     const std::string a = file_at(sync_dir, first), b = file_at(srv_dir, first);
     ASSERT_TRUE(std::filesystem::exists(b)) << b;
     EXPECT_FALSE(std::filesystem::exists(b + ".nwpio-tmp"));
-    EXPECT_TRUE(bytes_of(a) == bytes_of(b)) << b << " differs from " << a;
+    if (same_bytes) {
+      EXPECT_TRUE(bytes_of(a) == bytes_of(b)) << b << " differs from " << a;
+    }
     ExpectedFile f{b, {}, {}};
     for (int t = first; t < std::min(frames, first + 2); ++t) {
       f.frames.push_back(t);
       f.dates.push_back(date_at(t));
     }
     check_file(f, model.schema(), shape, format);
-    EXPECT_TRUE(ncvalidator_ok(b)) << b;
+    if (!same_bytes) check_file({a, f.frames, f.dates}, model.schema(), shape, format);
+    if (same_bytes) {
+      EXPECT_TRUE(ncvalidator_ok(b)) << b;  // (ncvalidator reads classic files)
+    }
   }
   EXPECT_TRUE(std::filesystem::exists(srv_dir + "/stats.json"));
 }
@@ -163,7 +173,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Config{1, 1, IoForm::Pnetcdf}, Config{2, 1, IoForm::Pnetcdf}, Config{1, 2, IoForm::Pnetcdf},
                       Config{2, 2, IoForm::Pnetcdf}, Config{1, 1, IoForm::NetcdfSerial}, Config{2, 1, IoForm::NetcdfSerial},
                       Config{1, 2, IoForm::NetcdfSerial}, Config{1, 1, IoForm::Pnetcdf, true, 2},
-                      Config{1, 2, IoForm::Pnetcdf, false, 1}, Config{2, 1, IoForm::Pnetcdf, false, 4}),
+                      Config{1, 2, IoForm::Pnetcdf, false, 1}, Config{2, 1, IoForm::Pnetcdf, false, 4},
+                      Config{1, 1, IoForm::NetcdfParallel}, Config{2, 1, IoForm::NetcdfParallel}),
     [](const ::testing::TestParamInfo<Config>& i) { return name_of(i.param); });
 
 }  // namespace
