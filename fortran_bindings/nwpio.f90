@@ -44,6 +44,7 @@ module nwpio
   public :: nwpio_set_hint_report
   public :: nwpio_open, nwpio_set_domain, nwpio_def_dim, nwpio_def_var, nwpio_put_global_att, &
             nwpio_output_due, nwpio_begin_frame, nwpio_end_frame, nwpio_close
+  public :: nwpio_servers_start, nwpio_servers_stop
 
   interface nwpio_set_domain
     module procedure set_domain_bounds, set_domain_type
@@ -54,6 +55,32 @@ module nwpio
   end interface nwpio_put_global_att
 
 contains
+
+  ! Collective over world. I/O servers from &namelist_quilt (nio_tasks_per_group, nio_groups):
+  ! the last nio_groups x nio_tasks_per_group ranks serve, inside this call, until the compute
+  ! ranks call nwpio_servers_stop; they return with is_server = .true. and should finalize.
+  ! The other ranks return at once with compute_comm, the model's communicator (world itself
+  ! when the namelist asks for no servers). Streams opened on compute_comm go to the servers.
+  subroutine nwpio_servers_start(world, namelist_file, is_server, compute_comm, ierr)
+    integer, intent(in) :: world
+    character(len=*), intent(in) :: namelist_file
+    logical, intent(out) :: is_server
+    integer, intent(out) :: compute_comm
+    integer, intent(out), optional :: ierr
+    integer(c_int) :: rc, served, comm
+    served = 0
+    comm = 0
+    rc = c_servers_start_f(int(world, c_int), c_string(namelist_file), served, comm)
+    is_server = served /= 0
+    compute_comm = int(comm)
+    call finish(rc, c_null_ptr, ierr)
+  end subroutine nwpio_servers_start
+
+  ! Collective over the compute ranks, after every stream was closed: the servers return.
+  subroutine nwpio_servers_stop(ierr)
+    integer, intent(out), optional :: ierr
+    call finish(c_servers_stop(), c_null_ptr, ierr)
+  end subroutine nwpio_servers_stop
 
   ! Collective. The history stream of `domain_id` as namelist_file describes it. comm: a Fortran
   ! MPI communicator. output_dir (optional) overrides the namelist's output directory.

@@ -164,5 +164,19 @@ module nwpio_c
       character(kind=c_char), intent(out) :: out(*)
       integer(c_int) :: rc
     end function
+
+    function c_servers_start_f(world, namelist_file, is_server, compute_comm) &
+        bind(c, name='nwpio_servers_start_f') result(rc)
+      import :: c_int, c_char
+      integer(c_int), value :: world
+      character(kind=c_char), intent(in) :: namelist_file(*)
+      integer(c_int), intent(out) :: is_server, compute_comm
+      integer(c_int) :: rc
+    end function
+
+    function c_servers_stop() bind(c, name='nwpio_servers_stop') result(rc)
+      import :: c_int
+      integer(c_int) :: rc
+    end function
   end interface
 end module nwpio_c

@@ -138,6 +138,22 @@ int nwpio_report_error(nwpio_stream* stream, int status, const char* message);
  * communicator (MPI_COMM_WORLD when stream is NULL): WRF's wrf_error_fatal. Does not return. */
 void nwpio_abort(const nwpio_stream* stream, int code);
 
+/* ---- I/O servers (docs/IO_SERVERS.md) ---------------------------------------------------
+ * Collective over world. Reads &namelist_quilt (nio_tasks_per_group, nio_groups) from
+ * namelist_file; with nio_tasks_per_group > 0 the LAST nio_groups x nio_tasks_per_group ranks
+ * become I/O servers (as WRF's quilting). On a server rank the call runs the service loop and
+ * returns only after the compute ranks called nwpio_servers_stop, with *is_server = 1 and
+ * *compute_comm = MPI_COMM_NULL: the program then finalizes. On the other ranks it returns at
+ * once with *is_server = 0 and *compute_comm the compute ranks' communicator (valid until
+ * MPI_Finalize): use it as the model's world. Every stream nwpio_open'ed on that communicator
+ * (or a duplicate) is written by the servers. Without servers *compute_comm = world.
+ * Nonsense sizes (more servers than ranks, nio_groups > 1 without tasks) fail on every rank. */
+int nwpio_servers_start(MPI_Comm world, const char* namelist_file, int* is_server, MPI_Comm* compute_comm);
+int nwpio_servers_start_f(MPI_Fint world, const char* namelist_file, int* is_server, MPI_Fint* compute_comm);
+/* Collective over the compute ranks, after every stream on the servers was closed: the servers
+ * leave their loop. Does nothing without servers. */
+int nwpio_servers_stop(void);
+
 /* ---- helpers for WRF-like models ------------------------------------------------------- */
 
 typedef struct nwpio_model_settings {

@@ -101,6 +101,22 @@ struct OutputOptions {
   std::int64_t serial_chunk_bytes = std::int64_t{64} << 20;
   std::int64_t header_reserve_bytes = 64 * 1024;  // free header space: attributes added later never move data
 
+  // --- I/O servers (streams built with IoServers; docs/IO_SERVERS.md) ---------------
+  // Frames a server group holds that are not written yet: the one it writes and up to
+  // server_frames_in_flight - 1 more, each waiting in a send buffer of the compute ranks (one
+  // buffer of the rank's share of a frame per frame). A compute rank that would hand the group
+  // one more waits, and the wait is reported (FrameStats::backpressure_seconds).
+  int server_frames_in_flight = 2;
+  // true: end_frame returns only once the servers hold the frame (the model waits for the
+  // transfer, at memory or network speed). For transports on which a send moves only inside
+  // the sender's MPI calls (TCP between nodes, measured in docs/IO_SERVERS.md).
+  bool server_blocking_handoff = false;
+  // A frame travels from each compute rank to each server in messages of at most this size,
+  // each sent as soon as it is packed. Smaller messages let a server copy while the rank packs,
+  // which measured slower here (docs/IO_SERVERS.md): by default a rank's share goes in one
+  // message after its pack.
+  std::int64_t server_message_bytes = std::int64_t{1} << 30;
+
   // --- reliability ------------------------------------------------------------------
   bool noclobber = false;          // an existing file at the final name is an error
   bool fsync_before_rename = true; // data on disk before the file takes its final name
@@ -110,6 +126,8 @@ struct OutputOptions {
   std::string stats_json;    // write Statistics as JSON here at close (rank 0)
 
   HintOptions hints;
+
+  // (Every field above travels to the I/O servers: src/servers/stream_definition.cpp lists them.)
 
   // Not for users: hooks of nwpio's own tests (fault injection, simulated nodes). Null in
   // production, where the type cannot even be named outside nwpio's sources.

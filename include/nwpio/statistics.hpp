@@ -21,6 +21,16 @@ struct FrameStats {
   double close_seconds = 0;     // file close (frames that close a file)
   double total_seconds = 0;     // begin_frame .. end_frame, max over ranks
   std::int64_t peak_buffer_bytes = 0;  // largest staging buffer nwpio held on any rank
+  // Frames handed to I/O servers (IoServers): total_seconds is the time the model was blocked
+  // (checks, pack, posting the sends, any wait for the servers); the servers report the rest
+  // later, when their answer arrives (server_reported).
+  int server_group = -1;              // the server group that writes the frame; -1: the model's ranks wrote it
+  double backpressure_seconds = 0;    // waiting for a group that held server_frames_in_flight frames
+  double handoff_seconds = 0;         // blocking hand-off only: until the servers held the frame
+  double server_receive_seconds = 0;  // servers: from the frame's control to its last byte received
+  double server_unpack_seconds = 0;   // servers: the pieces into their band arrays
+  double server_write_seconds = 0;    // servers: their Writer, begin_frame .. end_frame (close included)
+  bool server_reported = false;       // the servers' answer arrived (the three above are set)
   double mb_per_s() const noexcept { return total_seconds > 0 ? static_cast<double>(bytes) / 1e6 / total_seconds : 0.0; }
 };
 

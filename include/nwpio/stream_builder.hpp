@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "nwpio/decomposition.hpp"
+#include "nwpio/io_servers.hpp"
 #include "nwpio/options.hpp"
 #include "nwpio/schema.hpp"
 #include "nwpio/writer.hpp"
@@ -33,6 +34,10 @@ class StreamBuilder {
   // or an iofields file that does not parse fails here (the same Error on every rank), not at
   // the first frame. Nothing is created on disk.
   StreamBuilder(MPI_Comm comm, OutputOptions options);
+  // The same for a stream written by I/O servers: comm must be servers.compute_comm() (or a
+  // duplicate). Without servers (servers.enabled() false) the stream writes as above. The
+  // servers must outlive the stream's Writer (close it before IoServers::stop()).
+  StreamBuilder(MPI_Comm comm, OutputOptions options, const IoServers& servers);
   ~StreamBuilder();
   StreamBuilder(StreamBuilder&&) noexcept;
   StreamBuilder& operator=(StreamBuilder&&) noexcept;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "capi/capi_error.hpp"
+#include "capi/capi_servers.hpp"
 #include "capi/capi_stream.hpp"
 #include "nwpio/nwpio.h"
 #include "nwpio/wrf_conventions.hpp"
@@ -87,7 +88,12 @@ int open_stream(nwpio_stream** out, MPI_Comm comm, const char* namelist_file, in
     if (!dir.empty()) options.output_dir = dir;
     auto s = std::make_unique<nwpio_stream>();
     s->user_comm = comm;
-    s->builder.emplace(comm, std::move(options));  // configuration resolved: errors now, on every rank
+    // Opened on the compute communicator of running I/O servers: they write the stream.
+    if (const IoServers* servers = servers_for(comm)) {
+      s->builder.emplace(comm, std::move(options), *servers);
+    } else {
+      s->builder.emplace(comm, std::move(options));  // configuration resolved: errors now, on every rank
+    }
     *out = s.release();
   });
 }

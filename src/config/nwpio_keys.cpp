@@ -29,6 +29,7 @@ std::int64_t non_negative(const NwpioValue& v) {
 constexpr std::array<std::string_view, 3> kGatherNames{"auto", "rearrange", "direct"};
 constexpr std::array<std::string_view, 3> kReorderNames{"auto", "pack", "datatype"};
 constexpr std::array<std::string_view, 2> kFormatNames{"cdf2", "cdf5"};
+constexpr std::array<std::string_view, 2> kHandoffNames{"nonblocking", "blocking"};
 // In the order of HintReport.
 constexpr std::array<std::string_view, 3> kHintReportNames{"off", "summary", "full"};
 
@@ -87,6 +88,21 @@ const NwpioKey kKeys[] = {
      [](OutputOptions& o, const NwpioValue& v) { o.shared_memory_exchange = v.logical(); }},
     {"serial_chunk_bytes", "integer", "io_form 2 gather chunk bound in bytes (default 64 MiB)",
      [](OutputOptions& o, const NwpioValue& v) { o.serial_chunk_bytes = positive(v); }},
+    // --- I/O servers (docs/IO_SERVERS.md) -----------------------------------------------------
+    {"server_frames_in_flight", "integer", "frames a server group holds unwritten (written + waiting; default 2)",
+     [](OutputOptions& o, const NwpioValue& v) {
+       const std::int64_t n = positive(v);
+       if (n > 64) v.fail("at most 64 frames in flight");
+       o.server_frames_in_flight = static_cast<int>(n);
+     }},
+    {"server_handoff", "string", "'nonblocking' (default: end_frame returns after posting the sends) or 'blocking'",
+     [](OutputOptions& o, const NwpioValue& v) { o.server_blocking_handoff = v.choice(kHandoffNames) == 1; }},
+    {"server_message_bytes", "integer", "largest message of a frame's hand-off to a server (default 1 GiB)",
+     [](OutputOptions& o, const NwpioValue& v) {
+       const std::int64_t n = positive(v);
+       if (n > (std::int64_t{1} << 30)) v.fail("at most 1 GiB (MPI counts are int)");
+       o.server_message_bytes = n;
+     }},
     // --- reporting --------------------------------------------------------------------------
     {"print_timing", "logical", "rank 0 prints WRF's 'Timing for Writing' line per frame (default .true.)",
      [](OutputOptions& o, const NwpioValue& v) { o.print_timing = v.logical(); }},

@@ -15,9 +15,10 @@ std::string_view to_string(FaultPhase phase) noexcept {
   return "?";
 }
 
-void FaultInjector::arm(FaultPhase phase, int rank, ErrorKind kind) noexcept {
+void FaultInjector::arm(FaultPhase phase, int rank, ErrorKind kind, int pass) noexcept {
   Armed& a = armed_[static_cast<std::size_t>(phase)];
   a.kind.store(static_cast<int>(kind), std::memory_order_relaxed);
+  a.pass.store(pass, std::memory_order_relaxed);
   a.rank.store(rank, std::memory_order_release);
 }
 
@@ -28,6 +29,10 @@ void FaultInjector::clear() noexcept {
 void FaultInjector::check(FaultPhase phase, int rank) {
   Armed& a = armed_[static_cast<std::size_t>(phase)];
   if (a.rank.load(std::memory_order_relaxed) != rank) return;
+  if (a.pass.load(std::memory_order_relaxed) > 0) {
+    a.pass.fetch_sub(1, std::memory_order_relaxed);
+    return;
+  }
   int expected = rank;
   if (!a.rank.compare_exchange_strong(expected, -1, std::memory_order_acq_rel)) return;  // once
   throw Error(static_cast<ErrorKind>(a.kind.load(std::memory_order_relaxed)),

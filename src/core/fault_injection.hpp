@@ -36,7 +36,9 @@ std::string_view to_string(FaultPhase phase) noexcept;
 class FaultInjector {
  public:
   // Arms a fault: the next time rank `rank` reaches `phase`, the Writer throws there (once).
-  void arm(FaultPhase phase, int rank, ErrorKind kind = ErrorKind::Io) noexcept;
+  // `pass`: the rank passes the phase that many times first (the I/O server tests fail a
+  // later file while the servers run, out of the test's reach).
+  void arm(FaultPhase phase, int rank, ErrorKind kind = ErrorKind::Io, int pass = 0) noexcept;
   // Disarms every fault.
   void clear() noexcept;
   // The Writer's hook: throws the armed fault if `rank` is the one armed for `phase`.
@@ -46,6 +48,7 @@ class FaultInjector {
   struct Armed {
     std::atomic<int> rank{-1};
     std::atomic<int> kind{static_cast<int>(ErrorKind::Io)};
+    std::atomic<int> pass{0};
   };
   std::array<Armed, kFaultPhaseCount> armed_;
 };

@@ -7,6 +7,7 @@
 #include "core/disk_guard.hpp"
 #include "core/fault_injection.hpp"
 #include "core/writer_impl.hpp"
+#include "servers/frame_handoff.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "stats/timing_line.hpp"
 #include "util/agree.hpp"
@@ -26,6 +27,7 @@ enum Phase { kDefine, kCheck, kReorder, kExchange, kWait, kClose, kTotal, kPeak,
 
 void Writer::Impl::begin_frame(std::string_view date_in) {
   const double t0 = MPI_Wtime();
+  if (handoff) handoff->check_servers();  // a failure the servers reported: here, on every rank
   const std::string date(date_in);
   std::int64_t seconds = 0;
   run_and_agree(comm, [&] {
@@ -50,7 +52,9 @@ void Writer::Impl::begin_frame(std::string_view date_in) {
     if (range[0] != -range[1]) throw Error(ErrorKind::InvalidArgument, "begin_frame: the ranks passed different dates");
   });
   frame.define_seconds = 0;
-  if (!file_open) {
+  if (!file_open && handoff) {
+    name_file(date);  // the servers create it
+  } else if (!file_open) {
     const double t1 = MPI_Wtime();
     open_file(date);
     frame.define_seconds = MPI_Wtime() - t1;
@@ -163,6 +167,7 @@ void Writer::Impl::end_frame() {
   const double t0 = MPI_Wtime();
   // 1. Agree on everything that can be wrong before any I/O: then a failed frame writes nothing.
   try {
+    if (handoff) handoff->check_servers();
     run_and_agree(comm, [&] {
       check_frame();
       reserve_frame();
@@ -173,6 +178,10 @@ void Writer::Impl::end_frame() {
     throw;
   }
   const double check_seconds = MPI_Wtime() - t0;
+  if (handoff) {
+    end_frame_on_servers(t0, check_seconds);
+    return;
+  }
 
   // 2. The rounds.
   const int record = records;

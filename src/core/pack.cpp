@@ -75,6 +75,20 @@ std::byte* pack_rows(const FieldGeometry& g, const FieldSource& src, const Box& 
   return out;
 }
 
+const std::byte* unpack_rows(const FieldGeometry& g, void* dst, const MemoryMap& m, const Box& box,
+                             const std::byte* in) noexcept {
+  auto* base = static_cast<std::byte*>(dst);
+  const auto es = static_cast<std::int64_t>(g.elem);
+  const std::int64_t i0 = box.lo[kAxisI];
+  const auto width = static_cast<std::size_t>(box.extent(kAxisI) * es);
+  for_each_row(g, box, 0, g.rows(), [&](std::int64_t k, std::int64_t j) {
+    const std::int64_t off = m.origin + i0 + j * m.stride_j + k * m.stride_k;
+    std::memcpy(base + off * es, in, width);
+    in += width;
+  });
+  return in;
+}
+
 void scatter_rows(const FieldGeometry& g, const FieldSource& src, const Box& box, std::int64_t ra, std::int64_t rb,
                   std::byte* slab, bool big_endian) noexcept {
   const auto* base = static_cast<const std::byte*>(src.data);

@@ -47,6 +47,12 @@ void copy_elements(std::byte* dst, const std::byte* src, std::size_t bytes, std:
 std::byte* pack_rows(const FieldGeometry& g, const FieldSource& src, const Box& box, std::int64_t ra, std::int64_t rb,
                      std::byte* out, bool big_endian = false) noexcept;
 
+// The inverse of pack_rows, all rows of `box`: reads them back to back from `in` (file order,
+// native byte order) into the array `dst` laid out as `map` (the I/O servers' band arrays).
+// Returns the end of what was read.
+const std::byte* unpack_rows(const FieldGeometry& g, void* dst, const MemoryMap& map, const Box& box,
+                             const std::byte* in) noexcept;
+
 // Copies the same rows to where they lie in a slab holding the field's WHOLE rows [ra, rb) in
 // file order (`slab` = the start of row ra): each piece lands beside the other ranks' pieces
 // of the same row, so the slab needs no unpack pass.

@@ -53,10 +53,12 @@ struct StreamBuilder::Impl {
   std::optional<Decomposition> domain;
   Schema schema;
   detail::OutputClock clock;
+  std::shared_ptr<detail::ServerLink> servers;  // null: written by the stream's own ranks
   bool built = false;
 
-  Impl(MPI_Comm c, const OutputOptions& options)
-      : comm(c), resolved(detail::resolve_stream(options, comm.comm)), clock(resolved.config.options) {}
+  Impl(MPI_Comm c, const OutputOptions& options, std::shared_ptr<detail::ServerLink> link = nullptr)
+      : comm(c), resolved(detail::resolve_stream(options, comm.comm)), clock(resolved.config.options),
+        servers(std::move(link)) {}
 
   void require_defining(std::string_view what) const {
     if (built) throw Error(ErrorKind::State, std::string(what) + " after the stream was built: definitions are closed");
@@ -65,6 +67,8 @@ struct StreamBuilder::Impl {
 
 StreamBuilder::StreamBuilder(MPI_Comm comm, OutputOptions options)
     : impl_(std::make_unique<Impl>(comm, options)) {}
+StreamBuilder::StreamBuilder(MPI_Comm comm, OutputOptions options, const IoServers& servers)
+    : impl_(std::make_unique<Impl>(comm, options, servers.link())) {}
 StreamBuilder::~StreamBuilder() = default;
 StreamBuilder::StreamBuilder(StreamBuilder&&) noexcept = default;
 StreamBuilder& StreamBuilder::operator=(StreamBuilder&&) noexcept = default;
@@ -111,7 +115,7 @@ Writer StreamBuilder::build() {
   });
   agree_on_schema(im.comm.comm, im.schema);
   im.built = true;
-  return Writer(std::make_unique<Writer::Impl>(std::move(im.resolved), *im.domain, im.schema));
+  return Writer(std::make_unique<Writer::Impl>(std::move(im.resolved), *im.domain, im.schema, im.servers));
 }
 
 }  // namespace nwpio

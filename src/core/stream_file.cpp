@@ -14,6 +14,7 @@
 #include "core/filename.hpp"
 #include "core/writer_impl.hpp"
 #include "layout/storage_report.hpp"
+#include "servers/frame_handoff.hpp"
 #include "util/agree.hpp"
 
 namespace nwpio {
@@ -169,6 +170,11 @@ double Writer::Impl::close_file() {
 }
 
 void Writer::Impl::abandon() noexcept {
+  if (handoff) {  // the servers hold the file: they close it when they stop
+    handoff->abandon();
+    file_open = false;
+    return;
+  }
   for (auto& plan : plans) {
     if (plan) plan->abandon();  // their shared windows are freed collectively: not now
   }

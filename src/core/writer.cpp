@@ -9,6 +9,8 @@
 #include "core/node_slabs.hpp"
 #include "core/rearranger.hpp"
 #include "core/writer_impl.hpp"
+#include "servers/frame_handoff.hpp"
+#include "servers/server_link.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
 
@@ -66,7 +68,8 @@ ResolvedStream resolve_stream(const OutputOptions& options, MPI_Comm comm) {
 
 }  // namespace detail
 
-Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Schema s)
+Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Schema s,
+                   std::shared_ptr<detail::ServerLink> servers)
     : decomposition(d),
       schema(std::move(s)),
       config(std::move(resolved.config)),
@@ -81,11 +84,25 @@ Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Sche
   run_and_agree(comm, [&] {
     layout = detail::build_stream_layout(schema, detail::Grid::of(decomposition), options, traits);
     // A stream that is off (history_interval = 0) writes nothing: no backend, no staging.
-    if (clock.enabled()) backend = detail::make_backend(traits, options, comm);
+    if (clock.enabled() && !servers) backend = detail::make_backend(traits, options, comm);
   });
   for (const VarSpec& v : schema.variables()) index_of.emplace(v.name, static_cast<int>(index_of.size()));
   frame.data.assign(schema.variables().size(), {});
   copies.resize(schema.variables().size());
+
+  // Written by I/O servers: they build the same stream (defined, agreed, here) and write it.
+  if (servers && clock.enabled()) {
+    const int per_group = servers->servers_per_group();
+    detail::StreamDefinition definition{0, schema, options, decomposition.domain(), decomposition.all_patches()};
+    handoff = std::make_unique<detail::FrameHandoff>(std::move(servers), comm, definition, layout, stats);
+    stats.backend = traits.name;
+    stats.gather = "io-servers";
+    stats.reorder = "pack";
+    stats.writer_ranks = per_group;
+    dirty = true;  // close() must tell the servers, even without a frame
+    if (rank == 0 && !layout.format_note.empty()) std::fprintf(stderr, "%s\n", layout.format_note.c_str());
+    return;
+  }
 
   // Plans: which fields each kind of frame writes, and how they travel. Both carry every field
   // of the frame in the file's order: the fixed-size ones (a file's first frame), then Times and
@@ -144,13 +161,19 @@ Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Sche
   }
 }
 
+Writer::Impl::~Impl() = default;
+
 void Writer::Impl::close() {
   if (frame.open) {
     // A frame that was begun but never ended wrote nothing; it is dropped.
     if (rank == 0) std::fprintf(stderr, "nwpio: close(): frame %s was never ended; it is dropped\n", frame.date.c_str());
     frame.open = false;
   }
-  if (file_open) {
+  if (handoff) {
+    // Waits until the servers closed the stream: a failure not reported yet is thrown here.
+    file_open = false;
+    handoff->close();
+  } else if (file_open) {
     if (broken) {
       // Every rank agreed on the failure, so all join; the partial file keeps its temporary name.
       try {

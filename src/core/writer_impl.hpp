@@ -23,8 +23,16 @@
 
 namespace nwpio {
 
+namespace detail {
+class FrameHandoff;
+class ServerLink;
+}  // namespace detail
+
 struct Writer::Impl {
-  Impl(detail::ResolvedStream resolved, const Decomposition& d, Schema s);
+  // `servers`: the stream's frames go to these I/O servers (null: this communicator writes).
+  Impl(detail::ResolvedStream resolved, const Decomposition& d, Schema s,
+       std::shared_ptr<detail::ServerLink> servers = nullptr);
+  ~Impl();
 
   // --- stream ---------------------------------------------------------------------
   Decomposition decomposition;
@@ -40,6 +48,8 @@ struct Writer::Impl {
   std::unordered_map<std::string, int> index_of;  // schema index by name
   detail::StreamLayout layout;
   std::unique_ptr<detail::Backend> backend;
+  // Frames go to I/O servers (src/servers/frame_handoff.hpp): no backend, no plans here.
+  std::unique_ptr<detail::FrameHandoff> handoff;
   // Rearranged frames reach the backend as contiguous slabs per writer: MPI-IO's two-phase
   // collective buffering then only adds a reshuffle, so it is switched off unless asked for.
   bool contiguous_slabs = false;
@@ -104,6 +114,9 @@ struct Writer::Impl {
   void abandon() noexcept;  // local: no collectives, the temporary file stays
   // writer.cpp
   void close();
+  // frame_servers.cpp: the frame path of a stream written by I/O servers
+  void name_file(const std::string& date);  // the file the next frames go to (the servers create it)
+  void end_frame_on_servers(double t0, double check_seconds);
 };
 
 }  // namespace nwpio

@@ -31,20 +31,31 @@ std::string Statistics::to_json() const {
   j["writer_ranks"] = writer_ranks;
   ordered_json list = ordered_json::array();
   for (const FrameStats& f : frames) {
-    list.push_back({{"file", f.file},
-                    {"date", f.date},
-                    {"record", f.record},
-                    {"bytes", f.bytes},
-                    {"rounds", f.rounds},
-                    {"define_seconds", f.define_seconds},
-                    {"reorder_seconds", f.reorder_seconds},
-                    {"exchange_seconds", f.exchange_seconds},
-                    {"check_seconds", f.check_seconds},
-                    {"wait_seconds", f.wait_seconds},
-                    {"close_seconds", f.close_seconds},
-                    {"total_seconds", f.total_seconds},
-                    {"peak_buffer_bytes", f.peak_buffer_bytes},
-                    {"mb_per_s", f.mb_per_s()}});
+    ordered_json frame = {{"file", f.file},
+                          {"date", f.date},
+                          {"record", f.record},
+                          {"bytes", f.bytes},
+                          {"rounds", f.rounds},
+                          {"define_seconds", f.define_seconds},
+                          {"reorder_seconds", f.reorder_seconds},
+                          {"exchange_seconds", f.exchange_seconds},
+                          {"check_seconds", f.check_seconds},
+                          {"wait_seconds", f.wait_seconds},
+                          {"close_seconds", f.close_seconds},
+                          {"total_seconds", f.total_seconds},
+                          {"peak_buffer_bytes", f.peak_buffer_bytes},
+                          {"mb_per_s", f.mb_per_s()}};
+    if (f.server_group >= 0) {
+      frame["io_servers"] = {{"group", f.server_group},
+                             {"model_blocked_seconds", f.total_seconds},
+                             {"backpressure_seconds", f.backpressure_seconds},
+                             {"handoff_seconds", f.handoff_seconds},
+                             {"reported", f.server_reported},
+                             {"receive_seconds", f.server_receive_seconds},
+                             {"unpack_seconds", f.server_unpack_seconds},
+                             {"write_seconds", f.server_write_seconds}};
+    }
+    list.push_back(std::move(frame));
   }
   j["frames"] = std::move(list);
   const double secs = total_seconds();

@@ -20,12 +20,17 @@ std::string fortran_fixed(double value, int width, int decimals) {
 }
 
 std::string wrf_timing_line(const OutputOptions& options, std::string_view frame_date, double seconds,
-                            double mb_per_s) {
+                            std::string_view note) {
   const std::string name = expand_file_name(options.outname, options.domain_id, frame_date, options.nocolons);
-  char rate[64];
-  std::snprintf(rate, sizeof rate, " (%.1f MB/s)", mb_per_s);
   return "Timing for Writing " + name + " for domain " + fortran_integer(options.domain_id, 8) + ": " +
-         fortran_fixed(seconds, 10, 5) + " elapsed seconds" + rate;
+         fortran_fixed(seconds, 10, 5) + " elapsed seconds (" + std::string(note) + ")";
+}
+
+std::string wrf_timing_line(const OutputOptions& options, std::string_view frame_date, double seconds,
+                            double mb_per_s) {
+  char rate[64];
+  std::snprintf(rate, sizeof rate, "%.1f MB/s", mb_per_s);
+  return wrf_timing_line(options, frame_date, seconds, std::string_view(rate));
 }
 
 }  // namespace nwpio::detail

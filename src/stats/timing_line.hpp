@@ -17,6 +17,10 @@ namespace nwpio::detail {
 // and so does this.
 std::string wrf_timing_line(const OutputOptions& options, std::string_view frame_date, double seconds,
                             double mb_per_s);
+// The same line with `note` in the parentheses instead of the rate (a frame handed to I/O
+// servers: the seconds are the time the model was blocked).
+std::string wrf_timing_line(const OutputOptions& options, std::string_view frame_date, double seconds,
+                            std::string_view note);
 
 // Fortran's Iw and Fw.d edit descriptors: right-aligned in `width`, all '*' when too wide.
 std::string fortran_integer(long long value, int width);
