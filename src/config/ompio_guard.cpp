@@ -38,8 +38,8 @@ bool write_variable(int index) {
   return rc == MPI_SUCCESS;
 }
 
-// The loaded fbtl/posix component's storage of the variable (the component is loaded by
-// MPI_Init; it is never loaded here).
+// The loaded fbtl/posix component's storage of the variable (MPI_T_init_thread has loaded the
+// component to register its variables; it is never loaded here).
 unsigned char* component_storage() {
   std::string path;
   dl_iterate_phdr(
@@ -102,7 +102,9 @@ OmpioGuard run_guard() {
                  : "OMPIO write data sieving: could NOT be switched off; set OMPI_MCA_fbtl_posix_write_datasieving=0 "
                    "or OMPI_MCA_io=romio321 (open-mpi/ompi#12718)";
   }
-  MPI_T_finalize();
+  // No MPI_T_finalize: in Open MPI 4.1 it closes the frameworks MPI_T_init_thread opened, and
+  // the first MPI_File_open then loads the component afresh with sieving on again (measured).
+  // The tool-interface session stays open until MPI_Finalize.
   return g;
 }
 
