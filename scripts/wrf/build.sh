@@ -85,3 +85,59 @@ nwpio_wrf_build() {
   nwpio_log "WRF: $(cat "$dir/built.stamp")"
   flock -u "$NWPIO_WRF_LOCK"
 }
+
+# The PNETCDF_QUILT variant (WRF's I/O servers writing through ext_pnc_*): only
+# frame/module_quilt_outbuf_ops.F and frame/module_io_quilt.F look at PNETCDF_QUILT, so they
+# are compiled again with it (same commands as in compile.log, into $dir/quilt) and put into a
+# copy of libwrflib.a; wrf.exe is then only relinked. Sets NWPIO_WRF_QUILT_LIB.
+nwpio_wrf_quilt_library() {
+  local tree=$NWPIO_WRF_TREE base dir log f cpp std fc
+  base=$(dirname "$tree")
+  dir=$base/quilt
+  log=$base/compile.log
+  NWPIO_WRF_QUILT_LIB=$dir/libwrflib_quilt.a
+  [[ -f $dir/built.stamp ]] && return 0
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  for f in module_quilt_outbuf_ops module_io_quilt; do
+    cpp=$(grep -m1 -F "$f.G  > $f.bb" "$log") || { nwpio_log "WRF: no cpp line for $f in $log"; return 1; }
+    std=$(grep -m1 -F "standard.exe $f.bb" "$log")
+    fc=$(grep -m1 -F "mpif90  -o $f.o " "$log")
+    cpp=${cpp/\/lib\/cpp /\/lib\/cpp -DPNETCDF_QUILT=1 }
+    cpp=${cpp/$f.G  > $f.bb/$dir/$f.G > $dir/$f.bb}
+    std=${std/$f.bb |/$dir/$f.bb |}
+    std=${std/> $f.f90/> $dir/$f.f90}
+    # Compiled in $dir: gfortran looks for .mod files in the working directory first, and frame/
+    # holds the modules of the default build.
+    fc=${fc#time }
+    fc=${fc/-o $f.o/-o $f.o -J$dir}
+    fc=${fc//-I..\//-I$tree/}
+    (
+      cd "$tree/frame" &&
+        sed -e "s/^\!.*'.*//" -e "s/^ *\!.*'.*//" $f.F >"$dir/$f.G" &&
+        eval "$cpp" && eval "$std" && cd "$dir" && eval "$fc"
+    ) >>"$dir/build.log" 2>&1 || { nwpio_log "WRF: quilt compile of $f failed; see $dir/build.log"; return 1; }
+  done
+  cp "$tree/main/libwrflib.a" "$NWPIO_WRF_QUILT_LIB"
+  ar r "$NWPIO_WRF_QUILT_LIB" "$dir/module_quilt_outbuf_ops.o" "$dir/module_io_quilt.o"
+  date -u +%FT%TZ >"$dir/built.stamp"
+}
+
+# nwpio_wrf_link OUT [package-lib-dir] [quilt]: relinks wrf.exe as OUT with WRF's link line from
+# compile.log; with a package directory, -lwrfio_pnf comes from there (nwpio's drop-in, with an
+# rpath) instead of WRF's external/io_pnetcdf; "quilt" links the PNETCDF_QUILT libwrflib copy.
+nwpio_wrf_link() {
+  local out=$1 pkg=${2:-} quilt=${3:-} tree=$NWPIO_WRF_TREE line
+  line=$(grep -m1 -F "mpif90  -o wrf.exe " "$(dirname "$tree")/compile.log")
+  line=${line#time }
+  line=${line/-o wrf.exe/-o $out}
+  [[ $quilt == quilt ]] && line=${line/ libwrflib.a / $NWPIO_WRF_QUILT_LIB }
+  if [[ -n $pkg ]]; then
+    line=${line/-L$tree\/external\/io_pnetcdf -lwrfio_pnf/-L$pkg -lwrfio_pnf -Wl,-rpath,$pkg}
+  fi
+  (cd "$tree/main" && eval "$line") >"$out.link.log" 2>&1 || {
+    nwpio_log "WRF: linking $out failed:"
+    tail -20 "$out.link.log" >&2
+    return 1
+  }
+}

@@ -168,6 +168,16 @@ class Comparison {
     }
   }
 
+  static bool is_unlimited(const File& f, int dimid) {
+    int n = 0;
+    int ids[NC_MAX_DIMS];
+    nc_inq_unlimdims(f.id(), &n, ids);
+    for (int u = 0; u < n; ++u) {
+      if (ids[u] == dimid) return true;
+    }
+    return false;
+  }
+
   std::vector<std::pair<std::string, std::size_t>> dimensions(const File& f) {
     int n = 0;
     check(nc_inq_ndims(f.id(), &n), "nc_inq_ndims", f.path());
@@ -176,6 +186,7 @@ class Comparison {
       char name[NC_MAX_NAME + 1] = {};
       std::size_t len = 0;
       check(nc_inq_dim(f.id(), d, name, &len), "nc_inq_dim", f.path());
+      if (o_.last_record && is_unlimited(f, d)) len = 0;  // record counts may differ
       dims.emplace_back(name, len);
     }
     return dims;
@@ -196,18 +207,26 @@ class Comparison {
     }
     std::string shape_a, shape_b;
     std::size_t count = 1;
+    std::vector<std::size_t> start(static_cast<std::size_t>(nda), 0), edge(static_cast<std::size_t>(nda), 0);
+    std::size_t records_b = 0;
     bool same_shape = nda == ndb;
     for (int d = 0; d < nda; ++d) {
       char dn[NC_MAX_NAME + 1] = {};
       std::size_t len = 0;
       nc_inq_dim(a_.id(), da[d], dn, &len);
       shape_a += std::string(d ? "," : "") + dn;
-      count *= len;
+      edge[static_cast<std::size_t>(d)] = len;
+      if (d == 0 && o_.last_record && is_unlimited(a_, da[0])) {
+        start[0] = len > 0 ? len - 1 : 0;
+        edge[0] = len > 0 ? 1 : 0;
+      }
+      count *= edge[static_cast<std::size_t>(d)];
     }
     for (int d = 0; d < ndb; ++d) {
       char dn[NC_MAX_NAME + 1] = {};
       nc_inq_dimname(b_.id(), db[d], dn);
       shape_b += std::string(d ? "," : "") + dn;
+      if (d == 0) nc_inq_dimlen(b_.id(), db[0], &records_b);
     }
     same_shape = same_shape && shape_a == shape_b;
     if (ta != tb || !same_shape) {
@@ -219,8 +238,10 @@ class Comparison {
     if (o_.header_only || o_.ignore_variables.count(name) || count == 0) return;
     const std::size_t size = type_size(a_.id(), ta);
     std::vector<unsigned char> x(count * size), y(count * size);
-    check(nc_get_var(a_.id(), va, x.data()), "nc_get_var(" + name + ")", a_.path());
-    check(nc_get_var(b_.id(), vb, y.data()), "nc_get_var(" + name + ")", b_.path());
+    std::vector<std::size_t> start_b = start;
+    if (o_.last_record && nda > 0 && is_unlimited(a_, da[0])) start_b[0] = records_b > 0 ? records_b - 1 : 0;
+    check(nc_get_vara(a_.id(), va, start.data(), edge.data(), x.data()), "nc_get_vara(" + name + ")", a_.path());
+    check(nc_get_vara(b_.id(), vb, start_b.data(), edge.data(), y.data()), "nc_get_vara(" + name + ")", b_.path());
     r_.values += count;
     if (x == y) return;
     std::size_t bad = 0, first = count;

@@ -15,6 +15,9 @@ namespace nwpio::compare {
 
 struct Options {
   bool header_only = false;
+  // Compare only the last record of each file (e.g. the final frame of a continuous run with
+  // that of a restarted one); the record counts may then differ.
+  bool last_record = false;
   std::set<std::string> ignore_global;      // global attributes whose values may differ
   std::set<std::string> ignore_variables;   // variables whose values may differ (header still checked)
   std::size_t max_differences = 20;         // lines reported before "... and N more"

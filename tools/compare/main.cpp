@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   app.add_option("a", a, "first file")->required();
   app.add_option("b", b, "second file")->required();
   app.add_flag("--header-only", options.header_only, "dimensions, variables and attributes only");
+  app.add_flag("--last-record", options.last_record, "compare the last record of each file only");
   app.add_option("--ignore-global", ignore_global, "global attribute whose value may differ (repeatable)");
   app.add_option("--ignore-values", ignore_variables, "variable whose values may differ (repeatable)");
   app.add_option("--max-differences", options.max_differences, "difference lines shown (default 20)");
