@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "core/file_layout.hpp"
+#include "core/stream_layout.hpp"
 #include "core/pack.hpp"
 #include "method.hpp"
 #include "util/mpi_call.hpp"
@@ -26,7 +26,8 @@ class ReorderMethod final : public Method {
   bool writes_netcdf() const override { return false; }
 
   void prepare(const CaseContext& ctx, int) override {
-    layout_ = detail::build_stream_layout(ctx.bench_case->schema, *ctx.decomposition, OutputOptions{});
+    layout_ = detail::build_stream_layout(ctx.bench_case->schema, detail::Grid::of(*ctx.decomposition), OutputOptions{},
+                                          detail::BackendTraits{});
     const auto me = static_cast<std::size_t>(ctx.rank);
     bytes_ = 0;
     for (const auto& g : layout_.fields) {
@@ -38,7 +39,7 @@ class ReorderMethod final : public Method {
     if (datatype_) {
       for (std::size_t f = 0; f < layout_.fields.size(); ++f) {
         const auto& g = layout_.fields[f];
-        if (g.decomposed && !g.file_boxes[me].empty()) types_[f] = detail::make_box_datatype(g, g.file_boxes[me]);
+        if (g.decomposed && !g.file_boxes[me].empty()) types_[f] = detail::make_box_datatype(g, g.memory, g.file_boxes[me]);
       }
     }
   }
@@ -49,7 +50,7 @@ class ReorderMethod final : public Method {
     if (!datatype_) {
       std::byte* p = out_.get();
       for (const auto& g : layout_.fields) {
-        if (g.decomposed) p = detail::pack_rows(g, fields[static_cast<std::size_t>(g.schema_index)].data(), g.file_boxes[me], 0, g.rows(), p);
+        if (g.decomposed) p = detail::pack_rows(g, {fields[static_cast<std::size_t>(g.schema_index)].data(), g.memory}, g.file_boxes[me], 0, g.rows(), p);
       }
       return;
     }
@@ -57,7 +58,7 @@ class ReorderMethod final : public Method {
     for (std::size_t f = 0; f < layout_.fields.size(); ++f) {
       if (types_[f] == MPI_DATATYPE_NULL) continue;
       const auto& g = layout_.fields[f];
-      const auto* origin = static_cast<const std::byte*>(fields[f].data()) + detail::datatype_origin_bytes(g, g.file_boxes[me]);
+      const auto* origin = static_cast<const std::byte*>(fields[f].data()) + detail::datatype_origin_bytes(g, g.memory, g.file_boxes[me]);
       mpi_check(MPI_Pack(origin, 1, types_[f], out_.get(), static_cast<int>(bytes_), &pos, MPI_COMM_SELF), "MPI_Pack");
     }
   }

@@ -26,11 +26,16 @@ std::string_view to_string(ErrorKind kind) noexcept;
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  // `agreed`: the error already went through a collective agreement, so every rank holds it
+  // with the failing rank named; a further agreement passes it on unchanged.
+  Error(ErrorKind kind, const std::string& message, bool agreed = false)
+      : std::runtime_error(message), kind_(kind), agreed_(agreed) {}
   ErrorKind kind() const noexcept { return kind_; }
+  bool agreed() const noexcept { return agreed_; }
 
  private:
   ErrorKind kind_;
+  bool agreed_;
 };
 
 }  // namespace nwpio

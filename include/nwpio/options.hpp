@@ -5,11 +5,16 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "nwpio/hint_options.hpp"
 
 namespace nwpio {
+
+namespace detail {
+struct TestHooks;  // nwpio's own tests only (src/core/test_hooks.hpp)
+}
 
 // WRF's io_form values. 0 is nwpio's own null backend (library overhead alone, no file).
 enum class IoForm : int { Null = 0, NetcdfSerial = 2, Pnetcdf = 11 };
@@ -84,6 +89,10 @@ struct OutputOptions {
   std::string stats_json;    // write Statistics as JSON here at close (rank 0)
 
   HintOptions hints;
+
+  // Not for users: hooks of nwpio's own tests (fault injection, simulated nodes). Null in
+  // production, where the type cannot even be named outside nwpio's sources.
+  std::shared_ptr<detail::TestHooks> test_hooks;
 
   // Reads namelist.input on rank 0 of comm, broadcasts, and fills the options of the
   // history stream of `domain_id` (1-based, as WRF counts). Collective. Throws Error(Config)

@@ -22,10 +22,10 @@ struct ArrayView {
   const void* data = nullptr;
   DataType type = DataType::Float;
   // The array's extents per dimension in its own memory order (first fastest, as Fortran
-  // declares it). Empty: not checked. Otherwise they must equal the variable's memory bounds
-  // ((ims:ime, kms:kme, jms:jme) for XZY, ...; (1:length) over a named dimension; none for a
-  // scalar), or put() fails naming both.
-  std::vector<std::int64_t> extents;
+  // declares it); none for a scalar. When given, their number and values must equal the
+  // variable's memory bounds ((ims:ime, kms:kme, jms:jme) for XZY, ...; (1:length) over a named
+  // dimension), or put() fails naming both. Not given: not checked.
+  std::optional<std::vector<std::int64_t>> extents;
   // The array's own bounds (0-based half-open, domain indices, k included) when they are not the
   // stream's memory bounds: WRF's I/O servers hand over exactly the patch. Must contain this
   // rank's part of the field. Empty: the decomposition's memory box.
@@ -37,8 +37,11 @@ struct ArrayView {
 
 class Writer {
  public:
-  // Collective over decomposition.comm(). Applies the iofields file, checks the schema against
-  // the decomposition and options. No file is created before the first begin_frame().
+  // Collective over decomposition.comm(). Resolves the configuration (option values, output
+  // directory, iofields file, hints with the environment) and fails here, on every rank, when
+  // any of it is wrong; applies the iofields file, checks the schema against the decomposition.
+  // No file is created before the first begin_frame(). (StreamBuilder builds a Writer one
+  // definition at a time, as the C and Fortran APIs do.)
   Writer(const Decomposition& decomposition, Schema schema, OutputOptions options);
   ~Writer();  // closes an open file; never throws (an error is printed on stderr)
   Writer(Writer&&) noexcept;
@@ -86,7 +89,9 @@ class Writer {
   bool stream_enabled() const noexcept;           // false when history_interval is 0
 
  private:
+  friend class StreamBuilder;
   struct Impl;
+  explicit Writer(std::unique_ptr<Impl> impl) noexcept;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -1,6 +1,7 @@
-// L1: the backend factory, by io_form. A backend not compiled in is a clear error, never a
-// silent substitute; the fallback to io_form 2, when asked for, was already decided by
-// resolve_io_form (the Writer resolves io_form once, so the fallback line is printed once).
+// L1: the backend factory. backend_traits() settles io_form once (a backend not compiled in is
+// a clear error, or the fallback to io_form 2 when asked for) and says what the core may know
+// about the backend; make_backend() builds it. Adding a backend: its traits here, its class
+// under src/backend/, nothing in the core.
 #include <string>
 
 #include "backend/backend.hpp"
@@ -14,23 +15,67 @@
 
 namespace nwpio::detail {
 
-FileOffsets Backend::open_file_bytes() {
-  throw Error(ErrorKind::Internal, "this backend does not write file bytes");
+SlabPlacement compact_placement(const FileLayout& layout) {
+  SlabPlacement p;
+  p.var_begin.assign(layout.vars.size(), 0);
+  std::int64_t at = 0;
+  for (int pass = 0; pass < 2; ++pass) {  // fixed-size variables first, then the records
+    for (std::size_t v = 0; v < layout.vars.size(); ++v) {
+      if (layout.vars[v].record != (pass == 1)) continue;
+      p.var_begin[v] = at;
+      at += record_bytes(layout, layout.vars[v]);
+      if (pass == 1) p.record_stride += record_bytes(layout, layout.vars[v]);
+    }
+  }
+  return p;
 }
 
-std::unique_ptr<Backend> make_backend(const OutputOptions& options, MPI_Comm comm) {
-  switch (options.io_form) {
+BackendTraits backend_traits(const OutputOptions& options, int rank) {
+  BackendTraits t;
+  t.io_form = resolve_io_form(options, built_with_pnetcdf(), rank);
+  switch (t.io_form) {
+    case IoForm::Pnetcdf:
+      if (options.format == FileFormat::Netcdf4) {
+        throw Error(ErrorKind::InvalidArgument, "io_form 11 (PnetCDF) writes CDF-2 or CDF-5, not netCDF-4");
+      }
+      t.name = "pnetcdf";
+      t.format = options.format;
+      t.may_switch_to_cdf5 = true;
+      t.colon_free_names = true;
+      break;
+    case IoForm::NetcdfSerial:
+      t.name = "netcdf-serial";
+      t.parallel = false;
+      t.uses_mpiio = false;
+      t.byte_order = ByteOrder::Native;
+      t.format = serial_file_format(options);
+      break;
+    case IoForm::Null:
+      // Runs the data path exactly as PnetCDF's (big-endian slabs at classic positions) and
+      // writes nothing: what the library costs on its own.
+      t.name = "null";
+      t.writes_file = false;
+      t.uses_mpiio = false;
+      t.format = options.format == FileFormat::Netcdf4 ? FileFormat::Cdf2 : options.format;
+      t.may_switch_to_cdf5 = true;
+      break;
+  }
+  t.colon_free_names = t.colon_free_names || options.nocolons;
+  return t;
+}
+
+std::unique_ptr<Backend> make_backend(const BackendTraits& traits, const OutputOptions& /*options*/, MPI_Comm comm) {
+  switch (traits.io_form) {
     case IoForm::Pnetcdf:
 #ifdef NWPIO_HAVE_PNETCDF
       return make_pnetcdf_backend(comm);
 #else
-      throw Error(ErrorKind::Unsupported,
-                  "nwpio was built without PnetCDF (io_form 11); use io_form 2 or rebuild with -DNWPIO_WITH_PNETCDF=ON");
+      break;  // backend_traits() already refused it
 #endif
-    case IoForm::NetcdfSerial: return make_netcdf_serial_backend(comm, options);
+    case IoForm::NetcdfSerial: return make_netcdf_serial_backend(comm);
     case IoForm::Null: return make_null_backend();
   }
-  throw Error(ErrorKind::Unsupported, "io_form " + std::to_string(static_cast<int>(options.io_form)) +
+  throw Error(ErrorKind::Unsupported, "io_form " + std::to_string(static_cast<int>(traits.io_form)) +
                                           " is not supported; supported: " + supported_io_forms(built_with_pnetcdf()));
 }
 

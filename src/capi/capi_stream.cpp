@@ -1,18 +1,14 @@
-// C API (L4): a history stream's life cycle, from open to close. Each entry point runs its body
-// in capi::guard, which turns every exception into a status code and keeps the full message.
+// C API (L4): a history stream's life cycle, from open to close, as a thin translation onto
+// StreamBuilder and Writer. Each entry point runs its body in capi::guard, which turns every
+// exception into a status code and keeps the full message.
 #include <cctype>
-#include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <string>
-#include <vector>
 
 #include "capi/capi_error.hpp"
 #include "capi/capi_stream.hpp"
 #include "nwpio/nwpio.h"
 #include "nwpio/wrf_conventions.hpp"
-#include "util/agree.hpp"
-#include "util/mpi_call.hpp"
 
 namespace nwpio::capi {
 
@@ -26,15 +22,9 @@ const nwpio_stream& stream_ref(const nwpio_stream* stream) {
   return *stream;
 }
 
-namespace {
-
-std::string trimmed_upper(const char* text) {
-  std::string s = text ? text : "";
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  std::size_t b = s.find_first_not_of(' ');
-  s = b == std::string::npos ? std::string() : s.substr(b);
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
+Writer& writer_of(nwpio_stream& s, std::string_view what) {
+  if (!s.writer) throw Error(ErrorKind::State, std::string(what) + "no frame open: call nwpio_begin_frame first");
+  return *s.writer;
 }
 
 DataType parse_kind(int kind) {
@@ -46,6 +36,17 @@ DataType parse_kind(int kind) {
       throw Error(ErrorKind::InvalidArgument, "kind " + std::to_string(kind) +
                                                   " is not NWPIO_REAL4 (1), NWPIO_REAL8 (2) or NWPIO_INT4 (3)");
   }
+}
+
+namespace {
+
+std::string trimmed_upper(const char* text) {
+  std::string s = text ? text : "";
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  std::size_t b = s.find_first_not_of(' ');
+  s = b == std::string::npos ? std::string() : s.substr(b);
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
 }
 
 MemoryOrder parse_order(const char* text) {
@@ -68,37 +69,11 @@ Stagger parse_stagger(const char* text) {
   throw Error(ErrorKind::InvalidArgument, "stagger '" + optional_text(text) + "' is not one of '', 'X', 'Y', 'Z'");
 }
 
-void require_defining(const nwpio_stream& s, std::string_view what) {
+StreamBuilder& defining(nwpio_stream& s, std::string_view what) {
   if (s.writer) {
     throw Error(ErrorKind::State, std::string(what) + " after the first nwpio_begin_frame: definitions are closed");
   }
-}
-
-// Every rank must have defined the same variables before the Writer is built from them; a
-// rank whose definition failed (and went on with ierr) would otherwise make the collective
-// constructor disagree. One small allreduce, once per stream.
-void agree_on_schema(MPI_Comm comm, const Schema& schema) {
-  std::string names;
-  for (const VarSpec& v : schema.variables()) names += v.name + '/' + std::string(to_string(v.type)) + ';';
-  for (const DimSpec& d : schema.dimensions()) names += d.name + '=' + std::to_string(d.length) + ';';
-  const auto h = static_cast<std::int64_t>(std::hash<std::string>{}(names) >> 2);
-  std::int64_t in[2] = {h, -h}, out[2] = {0, 0};
-  detail::mpi_check(MPI_Allreduce(in, out, 2, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce(schema check)");
-  if (out[0] != -out[1]) {
-    throw Error(ErrorKind::Schema, "ranks defined different variables or dimensions (" +
-                                       std::to_string(schema.variables().size()) +
-                                       " variables on this rank); was a definition error ignored on some rank?");
-  }
-}
-
-void create_writer(nwpio_stream& s) {
-  detail::run_and_agree(s.comm, [&] {
-    if (!s.decomposition) throw Error(ErrorKind::State, "nwpio_set_domain must come before the first nwpio_begin_frame");
-  });
-  agree_on_schema(s.comm, s.schema);
-  Schema schema = s.schema;
-  wrf::set_grid_attributes(schema, s.decomposition->domain());
-  s.writer = std::make_unique<Writer>(*s.decomposition, std::move(schema), s.options);
+  return *s.builder;
 }
 
 int open_stream(nwpio_stream** out, MPI_Comm comm, const char* namelist_file, int domain_id, const char* output_dir) {
@@ -107,41 +82,29 @@ int open_stream(nwpio_stream** out, MPI_Comm comm, const char* namelist_file, in
     if (out == nullptr) throw Error(ErrorKind::InvalidArgument, "stream pointer is NULL");
     if (comm == MPI_COMM_NULL) throw Error(ErrorKind::InvalidArgument, "communicator is MPI_COMM_NULL");
     if (namelist_file == nullptr) throw Error(ErrorKind::InvalidArgument, "namelist file name is NULL");
+    OutputOptions options = OutputOptions::from_namelist(namelist_file, domain_id, comm);
+    const std::string dir = optional_text(output_dir);
+    if (!dir.empty()) options.output_dir = dir;
     auto s = std::make_unique<nwpio_stream>();
     s->user_comm = comm;
-    detail::mpi_check(MPI_Comm_dup(comm, &s->comm), "MPI_Comm_dup(nwpio_open)");
-    try {
-      s->options = OutputOptions::from_namelist(namelist_file, domain_id, s->comm);
-      const std::string dir = optional_text(output_dir);
-      if (!dir.empty()) s->options.output_dir = dir;
-    } catch (...) {
-      MPI_Comm_free(&s->comm);
-      throw;
-    }
+    s->builder.emplace(comm, std::move(options));  // configuration resolved: errors now, on every rank
     *out = s.release();
+  });
+}
+
+template <class T>
+int put_att(nwpio_stream* stream, const char* name, const T* values, int count) {
+  return guard("nwpio_put_global_att", [&] {
+    nwpio_stream& s = stream_ref(stream);
+    std::string n = checked_name(name, "attribute");
+    StreamBuilder& b = defining(s, "nwpio_put_global_att(" + n + ")");
+    if (count < 1 || values == nullptr) throw Error(ErrorKind::InvalidArgument, "attribute " + n + ": needs at least one value");
+    b.set_global_attribute(Attribute{n, std::vector<T>(values, values + count)});
   });
 }
 
 }  // namespace
 }  // namespace nwpio::capi
-
-namespace {
-using namespace nwpio;
-
-template <class T>
-int put_att(nwpio_stream* stream, const char* name, const T* values, int count) {
-  return capi::guard("nwpio_put_global_att", [&] {
-    nwpio_stream& s = capi::stream_ref(stream);
-    std::string n = capi::checked_name(name, "attribute");
-    capi::require_defining(s, "nwpio_put_global_att(" + n + ")");
-    if (count < 1 || values == nullptr) {
-      throw Error(ErrorKind::InvalidArgument, "attribute " + n + ": needs at least one value");
-    }
-    s.schema.set_global_attribute(Attribute{n, std::vector<T>(values, values + count)});
-  });
-}
-
-}  // namespace
 
 using namespace nwpio;
 using nwpio::capi::guard;
@@ -162,19 +125,17 @@ int nwpio_set_domain(nwpio_stream* stream, int ids, int ide, int jds, int jde, i
                      int jms, int jme, int kms, int kme, int ips, int ipe, int jps, int jpe, int kps, int kpe) {
   return guard("nwpio_set_domain", [&] {
     nwpio_stream& s = capi::stream_ref(stream);
-    capi::require_defining(s, "nwpio_set_domain");
-    const WrfBounds b{ids, ide, jds, jde, kds, kde, ims, ime, jms, jme, kms, kme, ips, ipe, jps, jpe, kps, kpe};
-    s.decomposition = Decomposition::from_wrf(s.comm, b);  // the one 1-based -> 0-based conversion
+    StreamBuilder& b = capi::defining(s, "nwpio_set_domain");
+    const WrfBounds w{ids, ide, jds, jde, kds, kde, ims, ime, jms, jme, kms, kme, ips, ipe, jps, jpe, kps, kpe};
+    b.set_domain(Decomposition::from_wrf(s.user_comm, w));  // the one 1-based -> 0-based conversion
   });
 }
 
 int nwpio_def_dim(nwpio_stream* stream, const char* name, int64_t length) {
-  std::string where = "nwpio_def_dim";
-  return guard(where, [&] {
+  return guard("nwpio_def_dim", [&] {
     nwpio_stream& s = capi::stream_ref(stream);
     std::string n = capi::checked_name(name, "dimension");
-    capi::require_defining(s, "nwpio_def_dim(" + n + ")");
-    s.schema.add_dimension(n, length);
+    capi::defining(s, "nwpio_def_dim(" + n + ")").add_dimension(n, length);
   });
 }
 
@@ -184,12 +145,12 @@ int nwpio_def_var_dim(nwpio_stream* stream, const char* name, int kind, const ch
     nwpio_stream& s = capi::stream_ref(stream);
     std::string n = capi::checked_name(name, "variable");
     try {
-      capi::require_defining(s, "nwpio_def_var");
+      StreamBuilder& b = capi::defining(s, "nwpio_def_var");
       std::string vdim = capi::optional_text(vertical_dim);
       if (!vdim.empty()) vdim = capi::checked_name(vertical_dim, "vertical dimension");
-      s.schema.add_variable(wrf::variable(n, capi::parse_kind(kind), capi::parse_order(memory_order),
-                                          capi::parse_stagger(stagger), capi::optional_text(description),
-                                          capi::optional_text(units), vdim));
+      b.add_variable(wrf::variable(n, capi::parse_kind(kind), capi::parse_order(memory_order),
+                                   capi::parse_stagger(stagger), capi::optional_text(description),
+                                   capi::optional_text(units), vdim));
     } catch (const Error& e) {
       throw Error(e.kind(), "variable " + n + ": " + e.what());
     }
@@ -201,22 +162,20 @@ int nwpio_def_var(nwpio_stream* stream, const char* name, int kind, const char* 
   return nwpio_def_var_dim(stream, name, kind, memory_order, stagger, description, units, nullptr);
 }
 
-
 int nwpio_put_global_att_int(nwpio_stream* stream, const char* name, const int32_t* values, int count) {
-  return put_att(stream, name, values, count);
+  return capi::put_att(stream, name, values, count);
 }
 int nwpio_put_global_att_float(nwpio_stream* stream, const char* name, const float* values, int count) {
-  return put_att(stream, name, values, count);
+  return capi::put_att(stream, name, values, count);
 }
 int nwpio_put_global_att_double(nwpio_stream* stream, const char* name, const double* values, int count) {
-  return put_att(stream, name, values, count);
+  return capi::put_att(stream, name, values, count);
 }
 int nwpio_put_global_att_text(nwpio_stream* stream, const char* name, const char* text) {
   return guard("nwpio_put_global_att", [&] {
     nwpio_stream& s = capi::stream_ref(stream);
     std::string n = capi::checked_name(name, "attribute");
-    capi::require_defining(s, "nwpio_put_global_att(" + n + ")");
-    s.schema.set_global_attribute(Attribute{n, capi::optional_text(text)});
+    capi::defining(s, "nwpio_put_global_att(" + n + ")").set_global_attribute(Attribute{n, capi::optional_text(text)});
   });
 }
 
@@ -225,38 +184,26 @@ int nwpio_output_due(const nwpio_stream* stream, const char* date, int* due) {
   return guard("nwpio_output_due", [&] {
     const nwpio_stream& s = capi::stream_ref(stream);
     if (due == nullptr) throw Error(ErrorKind::InvalidArgument, "due is NULL");
-    const std::string d = capi::checked_date(date);
-    // One clock per stream, made at the first question (before the Writer exists): a clock
-    // without a start_date takes the first date it is asked about as the start.
-    if (!s.clock) s.clock.emplace(s.options);
-    bool yes = s.clock->due(d);
-    *due = yes ? 1 : 0;
+    *due = s.builder->output_due(capi::checked_date(date)) ? 1 : 0;
   });
 }
 
 int nwpio_begin_frame(nwpio_stream* stream, const char* date) {
   return guard("nwpio_begin_frame", [&] {
     nwpio_stream& s = capi::stream_ref(stream);
-    if (!s.writer) capi::create_writer(s);
-    s.pending.reset();
-    s.scalars.clear();
+    if (!s.writer) {
+      // The first frame ends the definitions: WRF's grid attributes, then the collective build.
+      if (s.builder->has_domain()) s.builder->set_wrf_grid_attributes();
+      s.writer = std::make_unique<Writer>(s.builder->build());
+    }
     s.writer->begin_frame(capi::checked_date(date));
-    s.in_frame = true;
   });
 }
 
 int nwpio_end_frame(nwpio_stream* stream) {
   return guard("nwpio_end_frame", [&] {
     nwpio_stream& s = capi::stream_ref(stream);
-    std::optional<Error> pending = std::move(s.pending);
-    s.pending.reset();
-    s.in_frame = false;
-    if (!s.writer) {
-      // Every rank gets here without a writer (creation is collective), so this stays local.
-      throw Error(ErrorKind::State, "nwpio_end_frame without nwpio_begin_frame");
-    }
-    detail::agree(s.comm, pending);  // a bad nwpio_write on any rank fails the frame on all
-    s.writer->end_frame();
+    capi::writer_of(s, "nwpio_end_frame: ").end_frame();
   });
 }
 
@@ -267,19 +214,7 @@ int nwpio_close(nwpio_stream** stream) {
     }
     std::unique_ptr<nwpio_stream> s(*stream);
     *stream = nullptr;
-    struct CommFree {
-      MPI_Comm* c;
-      ~CommFree() {
-        int finalized = 0;
-        MPI_Finalized(&finalized);
-        if (!finalized && *c != MPI_COMM_NULL) MPI_Comm_free(c);
-      }
-    };
-    // Members go first (the Decomposition holds its own duplicate), then our communicator.
-    CommFree free_comm{&s->comm};
     if (s->writer) s->writer->close();
-    s->writer.reset();
-    s->decomposition.reset();
   });
 }
 
@@ -289,7 +224,7 @@ int nwpio_report_error(nwpio_stream* stream, int status, const char* message) {
   for (int k = 0; k <= static_cast<int>(ErrorKind::Internal); ++k) {
     if (capi::status_of(static_cast<ErrorKind>(k)) == status) kind = static_cast<ErrorKind>(k);
   }
-  if (stream != nullptr && stream->in_frame && !stream->pending) stream->pending = Error(kind, text);
+  if (stream != nullptr && stream->writer) stream->writer->report_error(Error(kind, text));
   capi::record_error(kind, text);
   return status;
 }

@@ -1,7 +1,6 @@
 #include "config/hint_session.hpp"
 
 #include <cstdio>
-#include <mutex>
 #include <optional>
 #include <set>
 #include <utility>
@@ -16,6 +15,13 @@
 namespace nwpio::detail {
 
 using namespace hints;
+
+struct HintPlan::Impl {
+  bool resolved = false;  // rank 0 after resolve()
+  bool log = true;
+  Resolved levels;        // before the per-file derivation
+  MpiIo io;
+};
 
 struct HintSession::Impl {
   MPI_Info info = MPI_INFO_NULL;
@@ -36,16 +42,6 @@ struct HintSession::Impl {
 
 namespace {
 
-// Warnings go to stderr once per process, not at every file open.
-void warn_once(const std::vector<std::string>& warnings) {
-  static std::mutex m;
-  static std::set<std::string> seen;
-  std::lock_guard<std::mutex> lock(m);
-  for (const auto& w : warnings) {
-    if (seen.insert(w).second) std::fprintf(stderr, "nwpio hints: warning: %s\n", w.c_str());
-  }
-}
-
 std::string pack(const std::vector<Entry>& entries) {
   std::string out;
   for (const auto& e : entries) {
@@ -59,52 +55,93 @@ std::string pack(const std::vector<Entry>& entries) {
   return out;
 }
 
+// Every rank gets rank 0's keys, so that all pass identical values.
+MPI_Info broadcast_info(std::string packed, MPI_Comm comm) {
+  int len = static_cast<int>(packed.size());
+  mpi_check(MPI_Bcast(&len, 1, MPI_INT, 0, comm), "MPI_Bcast(hints)");
+  packed.resize(static_cast<std::size_t>(len));
+  if (len == 0) return MPI_INFO_NULL;
+  mpi_check(MPI_Bcast(packed.data(), len, MPI_CHAR, 0, comm), "MPI_Bcast(hints)");
+  MPI_Info info = MPI_INFO_NULL;
+  mpi_check(MPI_Info_create(&info), "MPI_Info_create");
+  std::size_t pos = 0;
+  while (pos < packed.size()) {
+    const std::size_t k_end = packed.find('\0', pos);
+    const std::size_t v_end = packed.find('\0', k_end + 1);
+    const std::string key = packed.substr(pos, k_end - pos);
+    const std::string value = packed.substr(k_end + 1, v_end - k_end - 1);
+    mpi_check(MPI_Info_set(info, key.c_str(), value.c_str()), "MPI_Info_set(" + key + ")");
+    pos = v_end + 1;
+  }
+  return info;
+}
+
 }  // namespace
 
-HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
-                                 std::int64_t expected_file_bytes, bool contiguous_writers) {
+HintPlan::HintPlan() : impl_(std::make_unique<Impl>()) {}
+HintPlan::~HintPlan() = default;
+HintPlan::HintPlan(const HintPlan& o) : impl_(std::make_unique<Impl>(*o.impl_)) {}
+HintPlan& HintPlan::operator=(const HintPlan& o) {
+  if (this != &o) impl_ = std::make_unique<Impl>(*o.impl_);
+  return *this;
+}
+HintPlan::HintPlan(HintPlan&&) noexcept = default;
+HintPlan& HintPlan::operator=(HintPlan&&) noexcept = default;
+
+HintPlan HintPlan::resolve(const HintOptions& options, MPI_Comm comm) {
+  HintPlan plan;
+  int rank = 0;
+  mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  plan.impl_->log = options.log_report;
+  run_and_agree(comm, [&] {
+    if (rank != 0) return;
+    Impl& im = *plan.impl_;
+    im.levels = merge_levels(options, Environment::from_process());
+    im.io = detect_mpiio();
+    // Everything that can be wrong with a value shows now, not at the first file: the
+    // derivation and translation run once here on a copy, as they will per file.
+    Resolved trial = im.levels;
+    derive(trial, 0, false);
+    (void)translate(trial, im.io);
+    for (const auto& w : im.levels.warnings) std::fprintf(stderr, "nwpio hints: warning: %s\n", w.c_str());
+    im.resolved = true;
+  });
+  return plan;
+}
+
+HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, bool uses_mpiio, std::int64_t expected_file_bytes,
+                                  bool contiguous_writers) {
   HintSession s;
   mpi_check(MPI_Comm_rank(comm, &s.impl_->rank), "MPI_Comm_rank");
-  s.impl_->log = options.log_report;
+  s.impl_->log = plan.impl_->log;
   std::string packed;
   run_and_agree(comm, [&] {
-    if (s.impl_->rank != 0) return;
+    if (s.impl_->rank != 0 || !plan.impl_->resolved) return;
     Impl& im = *s.impl_;
-    im.resolved = merge_levels(options, Environment::from_process());
+    im.resolved = plan.impl_->levels;
     derive(im.resolved, expected_file_bytes, contiguous_writers);
-    im.io = detect_mpiio();
+    im.io = plan.impl_->io;
     im.entries = translate(im.resolved, im.io);
-    if (io_form != IoForm::Pnetcdf) {
+    if (!uses_mpiio) {
       // Serial netCDF and the null backend open no MPI-IO file: nothing is passed.
       for (auto& e : im.entries) {
         if (!e.keys.empty()) {
           e.keys.clear();
           e.status = "dropped";
-          e.why = "io_form " + std::to_string(static_cast<int>(io_form)) + " does not use MPI-IO hints";
+          e.why = "this io_form does not open the file through MPI-IO";
         }
       }
     }
-    warn_once(im.resolved.warnings);
     packed = pack(im.entries);
   });
-
-  int len = static_cast<int>(packed.size());
-  mpi_check(MPI_Bcast(&len, 1, MPI_INT, 0, comm), "MPI_Bcast(hints)");
-  packed.resize(static_cast<std::size_t>(len));
-  if (len > 0) mpi_check(MPI_Bcast(packed.data(), len, MPI_CHAR, 0, comm), "MPI_Bcast(hints)");
-  if (len > 0) {
-    mpi_check(MPI_Info_create(&s.impl_->info), "MPI_Info_create");
-    std::size_t pos = 0;
-    while (pos < packed.size()) {
-      const std::size_t k_end = packed.find('\0', pos);
-      const std::size_t v_end = packed.find('\0', k_end + 1);
-      const std::string key = packed.substr(pos, k_end - pos);
-      const std::string value = packed.substr(k_end + 1, v_end - k_end - 1);
-      mpi_check(MPI_Info_set(s.impl_->info, key.c_str(), value.c_str()), "MPI_Info_set(" + key + ")");
-      pos = v_end + 1;
-    }
-  }
+  s.impl_->info = broadcast_info(std::move(packed), comm);
   return s;
+}
+
+HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
+                                 std::int64_t expected_file_bytes, bool contiguous_writers) {
+  const HintPlan plan = HintPlan::resolve(options, comm);
+  return for_file(plan, comm, io_form == IoForm::Pnetcdf, expected_file_bytes, contiguous_writers);
 }
 
 HintSession::HintSession() : impl_(std::make_unique<Impl>()) {}
@@ -116,16 +153,17 @@ MPI_Info HintSession::info() const noexcept { return impl_ ? impl_->info : MPI_I
 
 void HintSession::set_record_variables(std::set<std::string> names) { impl_->record_vars = std::move(names); }
 
-std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts) {
+std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts, const std::string& shown_as) {
   Impl& im = *impl_;
-  if (im.rank != 0) return "{\"file\":\"" + file + "\",\"note\":\"the hint report is built on rank 0\"}";
+  const std::string name = shown_as.empty() ? file : shown_as;
+  if (im.rank != 0) return "{\"file\":\"" + name + "\",\"note\":\"the hint report is built on rank 0\"}";
   if (im.entries.empty()) return "{}";  // a default-constructed session: nothing resolved
   std::vector<Entry> entries = im.entries;
   const FileFacts ff = probe_file(file);
   auto records = im.record_vars;
   if (!records && facts.known) records = facts.record_vars;
   verify(entries, im.io, ff, facts, records);
-  std::string json = report_json(file, im.resolved, im.io, entries, ff, facts);
+  std::string json = report_json(name, im.resolved, im.io, entries, ff, facts);
   if (im.log) std::fprintf(stderr, "%s\n", report_text(json).c_str());
   return json;
 }

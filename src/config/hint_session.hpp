@@ -12,20 +12,45 @@
 #include <set>
 #include <string>
 
-#include "backend/backend.hpp"
+#include "layout/layout_facts.hpp"
 #include "nwpio/hint_options.hpp"
+#include "nwpio/options.hpp"
 
 namespace nwpio::detail {
 
+// What a stream's hints resolve to once, when the stream is opened: the levels merged (defaults,
+// profile file, namelist, API, environment: the one place nwpio's hints read the environment),
+// checked, and the MPI-IO implementation detected. Rank 0 holds it; the other ranks hold an
+// empty plan. Only what depends on a file's size is derived later, per file (HintSession).
+class HintPlan {
+ public:
+  // Collective: rank 0 reads the environment and the profile file and detects MPI-IO; every
+  // rank throws the same Error(Config / Io) for a bad profile, NWPIO_HINTS or value. Warnings
+  // (keys nobody reads) are printed here, once per stream.
+  static HintPlan resolve(const HintOptions& options, MPI_Comm comm);
+  HintPlan();
+  ~HintPlan();
+  HintPlan(const HintPlan&);
+  HintPlan& operator=(const HintPlan&);
+  HintPlan(HintPlan&&) noexcept;
+  HintPlan& operator=(HintPlan&&) noexcept;
+
+ private:
+  friend class HintSession;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 class HintSession {
  public:
-  // Collective: rank 0 reads the environment (the one place nwpio's hints read it), the
-  // profile file, detects the MPI-IO implementation and translates; the resulting keys are
-  // broadcast so that every rank passes identical values (ROMIO requires it). Every rank
-  // throws the same Error(Config / Io) for a bad profile or value.
-  // `expected_file_bytes` lets derived defaults pick a stripe count by file size class.
-  // `contiguous_writers`: the frame is rearranged into contiguous slabs per writer (derived
-  // default collective_write = false).
+  // Collective, per file: derives what depends on the file's size from `plan` and translates
+  // for the detected MPI-IO; the keys are broadcast so that every rank passes identical values
+  // (ROMIO requires it). `uses_mpiio` false: nothing is passed (serial netCDF, no file), and
+  // the report says so. `contiguous_writers`: the frame is rearranged into contiguous slabs per
+  // writer (derived default collective_write = false).
+  static HintSession for_file(const HintPlan& plan, MPI_Comm comm, bool uses_mpiio, std::int64_t expected_file_bytes,
+                              bool contiguous_writers);
+  // Both steps at once, for tools and tests that open one file (io_form 11 uses MPI-IO).
   static HintSession resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
                              std::int64_t expected_file_bytes, bool contiguous_writers = false);
   HintSession();
@@ -41,8 +66,9 @@ class HintSession {
   // After create(): checks what took effect. Not collective. On rank 0 (which holds the facts
   // from the backend) returns the full report as JSON text and, unless options.log_report is
   // false, prints it in human-readable form to stderr; other ranks return a stub object.
-  // `file` is the path that was opened (statfs and the Lustre layout are read from it).
-  std::string verify_and_report(const std::string& file, const LayoutFacts& facts);
+  // `file` is the path that was opened (statfs and the Lustre layout are read from it);
+  // `shown_as` the name the report gives it (the file's final name; empty: `file`).
+  std::string verify_and_report(const std::string& file, const LayoutFacts& facts, const std::string& shown_as = {});
 
  private:
   struct Impl;

@@ -274,7 +274,7 @@ std::vector<Entry> translate(const Resolved& r, const MpiIo& io) {
     out.push_back(std::move(e));
   }
 
-  // PnetCDF applies PNETCDF_HINTS over the info object (and over ncmpi__enddef's arguments).
+  // PnetCDF applies PNETCDF_HINTS over the info object (and over the alignment arguments of its enddef).
   if (auto it = r.foreign_env.find("PNETCDF_HINTS"); it != r.foreign_env.end()) {
     try {
       for (const auto& [k, v] : parse_assignments(it->second)) {

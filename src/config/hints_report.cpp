@@ -138,7 +138,7 @@ void verify(std::vector<Entry>& entries, const MpiIo& io, const FileFacts& file,
         set("passed", "no layout facts (the backend is not PnetCDF or the file is not open)");
       } else if (e.name == "header_align") {
         set(layout.header_extent % v == 0 ? "verified" : "mismatch",
-            "ncmpi_inq_header_extent = " + std::to_string(layout.header_extent) +
+            layout.header_source + " = " + std::to_string(layout.header_extent) +
                 (layout.header_extent % v == 0 ? ", a multiple of " : ", not a multiple of ") + std::to_string(v));
       } else if (e.name == "var_align") {
         bool ok = data_begin >= 0 && data_begin % v == 0;
@@ -149,7 +149,7 @@ void verify(std::vector<Entry>& entries, const MpiIo& io, const FileFacts& file,
             bad = n;
           }
         }
-        std::string how = "first variable at " + std::to_string(data_begin) + " (ncmpi_inq_varoffset)";
+        std::string how = "first variable at " + std::to_string(data_begin) + " (" + layout.offset_source + ")";
         how += record_vars ? ", every fixed-size variable checked" : ", fixed-size variables not told apart";
         if (!bad.empty()) how += "; '" + bad + "' is not aligned";
         set(ok ? "verified" : "mismatch", how);
@@ -159,10 +159,10 @@ void verify(std::vector<Entry>& entries, const MpiIo& io, const FileFacts& file,
         set("passed", "the file has no record variables");
       } else {
         set(record_begin % v == 0 ? "verified" : "mismatch",
-            "record section starts at " + std::to_string(record_begin) + " (ncmpi_inq_varoffset)");
+            "record section starts at " + std::to_string(record_begin) + " (" + layout.offset_source + ")");
       }
     } else if (e.target == "PnetCDF") {
-      set("passed", "PnetCDF internal; ncmpi_inq_file_info only echoes it");
+      set("passed", "PnetCDF internal; PnetCDF's own file-info query only echoes it");
     } else {
       std::string why = echo_note;
       if (romio && e.name == "aggregators") {

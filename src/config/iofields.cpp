@@ -99,9 +99,8 @@ class LineParser {
 
 }  // namespace
 
-IofieldsResult apply_iofields_text(Schema& schema, std::string_view text, std::string_view file,
-                                   bool ignore_iofields_warning) {
-  IofieldsResult result;
+std::vector<IofieldsEntry> parse_iofields(std::string_view text, std::string_view file) {
+  std::vector<IofieldsEntry> out;
   int line_no = 0;
   std::size_t pos = 0;
   while (pos <= text.size()) {
@@ -112,18 +111,26 @@ IofieldsResult apply_iofields_text(Schema& schema, std::string_view text, std::s
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) break;  // WRF: an empty line ends the file
     if (line.find('#') != std::string_view::npos) continue;             // WRF: lines with '#' are skipped
-
     const IofieldsLine l = LineParser(line, file, line_no).parse();
+    out.push_back({l.op, l.stream, l.id, line_no, l.names});
+  }
+  return out;
+}
+
+IofieldsResult apply_iofields(Schema& schema, const std::vector<IofieldsEntry>& entries, std::string_view file,
+                              bool ignore_iofields_warning) {
+  IofieldsResult result;
+  for (const IofieldsEntry& l : entries) {
     const std::string tag = std::string(1, l.op) + ":" + l.stream + ":" + std::to_string(l.id);
     if (l.stream != 'h' || l.id != 0) {
-      result.messages.push_back(std::string(file) + ":" + std::to_string(line_no) + ": " + tag +
+      result.messages.push_back(std::string(file) + ":" + std::to_string(l.line) + ": " + tag +
                                 " left alone: nwpio writes the history stream (h:0) only");
       continue;
     }
     for (const auto& [name, column] : l.names) {
       const VarSpec* spec = schema.find_icase(name);
       if (spec == nullptr) {
-        const std::string at = where(file, TextPos{line_no, column});
+        const std::string at = where(file, TextPos{l.line, column});
         if (!ignore_iofields_warning) {
           throw Error(ErrorKind::Config, at + "expected a variable of the history stream, found unknown name '" + name +
                                              "' (ignore_iofields_warning = .false.)");
@@ -142,16 +149,28 @@ IofieldsResult apply_iofields_text(Schema& schema, std::string_view text, std::s
   return result;
 }
 
-std::set<std::string> apply_iofields(Schema& schema, const OutputOptions& options, MPI_Comm comm) {
-  if (options.iofields_file.empty()) return {};
+IofieldsResult apply_iofields_text(Schema& schema, std::string_view text, std::string_view file,
+                                   bool ignore_iofields_warning) {
+  return apply_iofields(schema, parse_iofields(text, file), file, ignore_iofields_warning);
+}
+
+IofieldsFile read_iofields(const OutputOptions& options, MPI_Comm comm) {
+  IofieldsFile f;
+  if (options.iofields_file.empty()) return f;
+  f.file = options.iofields_file;
   const std::string text = read_text_on_root(options.iofields_file, "iofields file", comm);
+  run_and_agree(comm, [&] { f.entries = parse_iofields(text, f.file); });
+  return f;
+}
+
+std::set<std::string> apply_iofields(Schema& schema, const IofieldsFile& iofields, bool ignore_iofields_warning,
+                                     MPI_Comm comm) {
+  if (iofields.file.empty()) return {};
   int rank = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   Schema edited = schema;  // the caller's schema changes only when every rank succeeded
   IofieldsResult result;
-  run_and_agree(comm, [&] {
-    result = apply_iofields_text(edited, text, options.iofields_file, options.ignore_iofields_warning);
-  });
+  run_and_agree(comm, [&] { result = apply_iofields(edited, iofields.entries, iofields.file, ignore_iofields_warning); });
   if (rank == 0) {
     for (const std::string& m : result.messages) std::cerr << "nwpio: " << m << '\n';
     std::cerr.flush();

@@ -1,5 +1,6 @@
 // iofields: WRF's run-time I/O field list (iofields_filename). Owned by the namelist work
-// (issue 3); the Writer calls apply_iofields() once in its constructor.
+// (issue 3); the file is read and parsed when a stream is opened (read_iofields), and applied
+// to the schema when the Writer is built (apply_iofields).
 //
 // Lines:  +:h:0:RAINC,RAINNC   add variables to the history stream (stream h, id 0)
 //         -:h:0:W,PB           remove them
@@ -27,15 +28,39 @@ struct IofieldsResult {
   std::vector<std::string> messages;  // one line each: streams left alone, unknown-name warnings
 };
 
-// Applies iofields `text` (named `file` in messages) to `schema`. No MPI. On an error the
-// schema is unchanged. Throws Error(Config) "file:line:column: expected ..., found ...".
+// One line of an iofields file, parsed.
+struct IofieldsEntry {
+  char op = '+';      // '+' or '-'
+  char stream = 'h';  // 'h' or 'i'
+  long id = 0;
+  int line = 0;
+  std::vector<std::pair<std::string, int>> names;  // name, column
+};
+
+// The iofields file of a stream, read and parsed once when the stream is opened.
+struct IofieldsFile {
+  std::string file;                     // empty: none
+  std::vector<IofieldsEntry> entries;
+};
+
+// No MPI. Throws Error(Config) "file:line:column: expected ..., found ...".
+std::vector<IofieldsEntry> parse_iofields(std::string_view text, std::string_view file);
+// Applies parsed entries to `schema`. No MPI. On an error the schema is unchanged... as far as
+// the caller keeps a copy: unknown names are a warning, or Error(Config) when
+// !ignore_iofields_warning.
+IofieldsResult apply_iofields(Schema& schema, const std::vector<IofieldsEntry>& entries, std::string_view file,
+                              bool ignore_iofields_warning);
+// Both, for text (tests, fuzzing).
 IofieldsResult apply_iofields_text(Schema& schema, std::string_view text, std::string_view file,
                                    bool ignore_iofields_warning);
 
-// Reads options.iofields_file (if any) on rank 0, broadcasts, and adds/removes variables of
-// the history stream (stream 0) in `schema`. Returns the names removed (put() on them is free).
-// Collective. Unknown names: a warning, or Error(Config) when !options.ignore_iofields_warning.
-// Rank 0 prints the messages to stderr, one line each.
-std::set<std::string> apply_iofields(Schema& schema, const OutputOptions& options, MPI_Comm comm);
+// Collective: reads options.iofields_file (if any) on rank 0, broadcasts and parses it on every
+// rank; every rank throws the same Error(Config / Io).
+IofieldsFile read_iofields(const OutputOptions& options, MPI_Comm comm);
+
+// Collective and agreed: adds/removes variables of the history stream (stream 0) in `schema`.
+// Returns the names removed (put() on them is free). Rank 0 prints the messages to stderr.
+std::set<std::string> apply_iofields(Schema& schema, const IofieldsFile& iofields, bool ignore_iofields_warning,
+                                     MPI_Comm comm);
 
 }  // namespace nwpio::detail

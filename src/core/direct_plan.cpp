@@ -66,15 +66,14 @@ DirectPlan::DirectPlan(MPI_Comm comm, std::vector<const FieldGeometry*> fields, 
       }
       Piece p{f, b, bytes, used};
       if (reorder_ == ReorderMode::Datatype) {
-        p.type = make_box_datatype(g, b);
-        p.origin = datatype_origin_bytes(g, b);
+        p.type = make_box_datatype(g, g.memory, b);
+        p.origin = datatype_origin_bytes(g, g.memory, b);
       }
       rounds_pieces_.back().push_back(p);
       used += bytes;
       capacity_ = std::max(capacity_, used);
     }
   }
-  max_round_ = capacity_;
   const int mine = static_cast<int>(rounds_pieces_.size());
   mpi_check(MPI_Allreduce(&mine, &rounds_, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce(direct rounds)");
 }
@@ -90,22 +89,28 @@ DirectPlan::~DirectPlan() {
   }
 }
 
-void DirectPlan::run_round(int t, std::span<const void* const> data, int record, RequestList& out,
+void DirectPlan::pack_piece(const Piece& p, const FieldSource& src, int record, RoundOutput& out) {
+  const FieldGeometry& g = *fields_[p.field];
+  if (!buffer_ && capacity_ > 0) buffer_ = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(capacity_));
+  std::byte* dst = buffer_.get() + p.offset;
+  pack_rows(g, src, p.box, 0, g.rows(), dst);
+  add_box_request(out, g, record, p.box, dst);
+}
+
+void DirectPlan::run_round(int t, std::span<const FieldSource> sources, int record, RoundOutput& out,
                            PhaseTimes& times) {
   if (t >= static_cast<int>(rounds_pieces_.size())) return;  // idle round: zero requests
   const double t0 = MPI_Wtime();
-  if (reorder_ == ReorderMode::Pack && !buffer_ && capacity_ > 0) {
-    buffer_ = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(capacity_));
-  }
   for (const Piece& p : rounds_pieces_[static_cast<std::size_t>(t)]) {
     const FieldGeometry& g = *fields_[p.field];
-    if (reorder_ == ReorderMode::Datatype) {
-      WriteRequest& r = add_box_request(out, g, record, p.box, static_cast<const std::byte*>(data[p.field]) + p.origin);
+    const FieldSource& src = sources[p.field];
+    // The datatype walks the stream's memory array; an array copied on put (or with bounds of
+    // its own) lies differently and is packed.
+    if (reorder_ == ReorderMode::Datatype && src.map == g.memory) {
+      WriteRequest& r = add_box_request(out, g, record, p.box, static_cast<const std::byte*>(src.data) + p.origin);
       r.mem_type = p.type;
     } else {
-      std::byte* dst = buffer_.get() + p.offset;
-      pack_rows(g, data[p.field], p.box, 0, g.rows(), dst);
-      add_box_request(out, g, record, p.box, dst);
+      pack_piece(p, src, record, out);
     }
   }
   times.reorder += MPI_Wtime() - t0;

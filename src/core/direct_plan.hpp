@@ -1,5 +1,6 @@
-// DirectPlan: every rank hands its own patch of each decomposed variable straight to the
-// backend (one hyperslab per variable and rank; PnetCDF's two-phase I/O does the gathering).
+// DirectPlan: every rank hands its own part of each variable straight to the backend (one
+// hyperslab per variable and rank; PnetCDF's two-phase I/O does the gathering); rank 0 holds
+// Times and the variables without i and j.
 // The reorder from memory order to file order is either one pack into a reused buffer or an
 // MPI derived datatype over the model's array (PnetCDF's flexible API), selectable to measure.
 // A patch larger than max_round_bytes is split along k (then j) and the pieces are spread over
@@ -26,9 +27,8 @@ class DirectPlan final : public FramePlan {
   DirectPlan& operator=(const DirectPlan&) = delete;
 
   int rounds() const noexcept override { return rounds_; }
-  void run_round(int t, std::span<const void* const> data, int record, RequestList& out, PhaseTimes& times) override;
-  std::int64_t buffer_bytes() const noexcept override { return reorder_ == ReorderMode::Pack ? capacity_ : 0; }
-  std::int64_t max_round_write_bytes() const noexcept override { return max_round_; }
+  void run_round(int t, std::span<const FieldSource> sources, int record, RoundOutput& out, PhaseTimes& times) override;
+  std::int64_t buffer_bytes() const noexcept override { return buffer_ ? capacity_ : 0; }
 
  private:
   struct Piece {
@@ -36,14 +36,15 @@ class DirectPlan final : public FramePlan {
     Box box;                  // file indices
     std::int64_t bytes;
     std::int64_t offset;      // Pack: offset in the round's buffer
-    MPI_Datatype type = MPI_DATATYPE_NULL;  // Datatype: walks the memory array
+    MPI_Datatype type = MPI_DATATYPE_NULL;  // Datatype: walks the stream's memory array
     std::int64_t origin = 0;  // Datatype: byte offset of the box's first element in memory
   };
+  void pack_piece(const Piece& p, const FieldSource& src, int record, RoundOutput& out);
   std::vector<const FieldGeometry*> fields_;
   ReorderMode reorder_;
   std::vector<std::vector<Piece>> rounds_pieces_;  // this rank's pieces per round (may be fewer than rounds_)
   int rounds_ = 1;
-  std::int64_t capacity_ = 0, max_round_ = 0;
+  std::int64_t capacity_ = 0;
   std::unique_ptr<std::byte[]> buffer_;
 };
 

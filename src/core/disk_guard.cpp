@@ -14,41 +14,9 @@
 
 namespace nwpio::detail {
 
-std::int64_t FileExtent::end_after(std::int64_t records) const noexcept {
-  if (!known) return 0;
-  if (records <= 0 || last_record_var < 0) return fixed_end;
-  return std::max(fixed_end, last_record_var + (records - 1) * record_size + last_record_var_bytes);
-}
-
-FileExtent share_file_extent(const FileLayout& layout, const LayoutFacts& facts, MPI_Comm comm) {
-  std::int64_t v[5] = {0, 0, -1, 0, 0};  // known, fixed_end, last_record_var, record_size, last bytes
-  int rank = 0;
-  mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  const bool classic = layout.format == FileFormat::Cdf2 || layout.format == FileFormat::Cdf5;
-  if (rank == 0 && facts.known && classic) {
-    v[0] = 1;
-    v[1] = facts.header_extent;
-    int record_vars = 0;
-    for (const FileLayout::Var& var : layout.vars) record_vars += var.record ? 1 : 0;
-    for (const FileLayout::Var& var : layout.vars) {
-      const auto it = facts.var_offsets.find(var.name);
-      if (it == facts.var_offsets.end()) {
-        v[0] = 0;  // an offset is missing: do not guess
-        break;
-      }
-      const std::int64_t bytes = record_bytes(layout, var);
-      if (!var.record) {
-        v[1] = std::max(v[1], it->second + bytes);
-        continue;
-      }
-      // netCDF classic: each record variable's slab is padded to 4 bytes, unless it is the only one.
-      v[3] += record_vars > 1 ? (bytes + 3) / 4 * 4 : bytes;
-      if (it->second > v[2]) {
-        v[2] = it->second;
-        v[4] = bytes;
-      }
-    }
-  }
+FileExtent share_file_extent(const FileExtent& extent, MPI_Comm comm) {
+  std::int64_t v[5] = {extent.known ? 1 : 0, extent.fixed_end, extent.last_record_var, extent.record_size,
+                       extent.last_record_var_bytes};
   mpi_check(MPI_Bcast(v, 5, MPI_INT64_T, 0, comm), "MPI_Bcast(file extent)");
   FileExtent e;
   e.known = v[0] == 1;

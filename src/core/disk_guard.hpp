@@ -3,8 +3,8 @@
 // rank, and never a silently short file: Open MPI 4.1's default MPI-IO (OMPIO) prints "error in
 // writev: File too large" and reports success to PnetCDF; ROMIO reports a bare MPI_ERR_IO. And
 // checked AFTER the close (the file is as long as its header promises) before it may take its
-// final name. Classic formats only (io_form 11 CDF-2/CDF-5); otherwise nothing is known and
-// nothing is checked.
+// final name. Only where the backend knows where its file ends (FileExtent: classic formats
+// through PnetCDF); otherwise nothing is known and nothing is checked.
 #pragma once
 
 #include <mpi.h>
@@ -12,24 +12,12 @@
 #include <cstdint>
 #include <string>
 
-#include "backend/backend.hpp"
+#include "layout/layout_facts.hpp"
 
 namespace nwpio::detail {
 
-// Where a classic-format file ends, from its layout and the offsets of the open file.
-struct FileExtent {
-  bool known = false;
-  std::int64_t fixed_end = 0;               // end of the header and the fixed-size variables
-  std::int64_t last_record_var = -1;        // offset of the last record variable in record 0
-  std::int64_t record_size = 0;             // bytes per record (padded, netCDF rules)
-  std::int64_t last_record_var_bytes = 0;   // its own bytes per record (unpadded)
-  // Bytes a complete file with `records` records has (the last record ends with its last
-  // variable's own bytes; writers need not write its padding).
-  std::int64_t end_after(std::int64_t records) const noexcept;
-};
-
-// Rank 0 computes it from `facts` (the open file's offsets); every rank gets it. Collective.
-FileExtent share_file_extent(const FileLayout& layout, const LayoutFacts& facts, MPI_Comm comm);
+// Rank 0's extent (from its backend's layout facts), shared with every rank. Collective.
+FileExtent share_file_extent(const FileExtent& extent, MPI_Comm comm);
 
 // Local, every rank (any rank may write any part of the file in a collective write): the file
 // will reach `end` bytes; throws Error(Io) "<path>: File too large: ..." when that is over this

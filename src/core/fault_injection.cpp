@@ -1,24 +1,8 @@
 #include "core/fault_injection.hpp"
 
-#include <array>
-#include <atomic>
 #include <string>
 
 namespace nwpio::detail {
-
-namespace {
-
-// Per phase: the rank armed (-1: none) and the kind to throw. Process-wide state, written only
-// by tests; atomics because a Writer may run on another thread than the test's main thread.
-struct Armed {
-  std::atomic<int> rank{-1};
-  std::atomic<int> kind{static_cast<int>(ErrorKind::Io)};
-};
-std::array<Armed, kFaultPhaseCount> g_armed;
-
-Armed& slot(FaultPhase phase) { return g_armed[static_cast<std::size_t>(phase)]; }
-
-}  // namespace
 
 std::string_view to_string(FaultPhase phase) noexcept {
   switch (phase) {
@@ -31,17 +15,18 @@ std::string_view to_string(FaultPhase phase) noexcept {
   return "?";
 }
 
-void inject_fault(FaultPhase phase, int rank, ErrorKind kind) noexcept {
-  slot(phase).kind.store(static_cast<int>(kind), std::memory_order_relaxed);
-  slot(phase).rank.store(rank, std::memory_order_release);
+void FaultInjector::arm(FaultPhase phase, int rank, ErrorKind kind) noexcept {
+  Armed& a = armed_[static_cast<std::size_t>(phase)];
+  a.kind.store(static_cast<int>(kind), std::memory_order_relaxed);
+  a.rank.store(rank, std::memory_order_release);
 }
 
-void clear_faults() noexcept {
-  for (Armed& a : g_armed) a.rank.store(-1, std::memory_order_release);
+void FaultInjector::clear() noexcept {
+  for (Armed& a : armed_) a.rank.store(-1, std::memory_order_release);
 }
 
-void check_fault(FaultPhase phase, int rank) {
-  Armed& a = slot(phase);
+void FaultInjector::check(FaultPhase phase, int rank) {
+  Armed& a = armed_[static_cast<std::size_t>(phase)];
   if (a.rank.load(std::memory_order_relaxed) != rank) return;
   int expected = rank;
   if (!a.rank.compare_exchange_strong(expected, -1, std::memory_order_acq_rel)) return;  // once

@@ -4,12 +4,14 @@
 // real local failure of that phase would surface, and the fault disarms itself. The other ranks
 // go on as in a real failure, so the test sees what a real one-rank failure does.
 //
-// Not a public header, never read from the environment, never consulted by a backend: only the
-// Writer calls check_fault(), and only tests (which see src/ on their include path) arm faults.
-// Each MPI process holds its own table; a test arms the same fault on every rank and only the
-// named rank fails. When nothing is armed, check_fault() costs one relaxed atomic load.
+// Not a public header, never read from the environment, never consulted by a backend: a test
+// hands a FaultInjector to its stream through OutputOptions::test_hooks (src/core/test_hooks.hpp),
+// only the Writer checks it. A test arms the same fault on every rank and only the named rank
+// fails. A stream without hooks checks nothing.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <string_view>
 
 #include "nwpio/error.hpp"
@@ -29,11 +31,23 @@ inline constexpr int kFaultPhaseCount = 5;
 
 std::string_view to_string(FaultPhase phase) noexcept;
 
-// Arms a fault: the next time rank `rank` reaches `phase`, the Writer throws there (once).
-void inject_fault(FaultPhase phase, int rank, ErrorKind kind = ErrorKind::Io) noexcept;
-// Disarms every fault.
-void clear_faults() noexcept;
-// The Writer's hook: throws the armed fault if `rank` is the one armed for `phase`.
-void check_fault(FaultPhase phase, int rank);
+// One stream's armed faults: per phase the rank armed (-1: none) and the kind to throw.
+// Atomics because a Writer may run on another thread than the test's main thread.
+class FaultInjector {
+ public:
+  // Arms a fault: the next time rank `rank` reaches `phase`, the Writer throws there (once).
+  void arm(FaultPhase phase, int rank, ErrorKind kind = ErrorKind::Io) noexcept;
+  // Disarms every fault.
+  void clear() noexcept;
+  // The Writer's hook: throws the armed fault if `rank` is the one armed for `phase`.
+  void check(FaultPhase phase, int rank);
+
+ private:
+  struct Armed {
+    std::atomic<int> rank{-1};
+    std::atomic<int> kind{static_cast<int>(ErrorKind::Io)};
+  };
+  std::array<Armed, kFaultPhaseCount> armed_;
+};
 
 }  // namespace nwpio::detail

@@ -26,9 +26,4 @@ std::string expand_file_name(std::string_view outname, int domain_id, std::strin
   return name;
 }
 
-std::string file_name_for(const OutputOptions& options, std::string_view date) {
-  return expand_file_name(options.outname, options.domain_id, date,
-                          options.nocolons || options.io_form == IoForm::Pnetcdf);
-}
-
 }  // namespace nwpio::detail

@@ -1,8 +1,10 @@
-// One frame: begin_frame (date checks, file open), put (local bookkeeping, no copy), end_frame
-// (agreement on errors, then the rounds of the frame plan, one backend write per round).
+// One frame: begin_frame (date checks, file open), put (local bookkeeping), end_frame in steps
+// (check and reserve, agreed, before any I/O; the rounds of the frame plan, one backend write
+// each; statistics).
 #include <algorithm>
 #include <cstdio>
 
+#include "core/disk_guard.hpp"
 #include "core/fault_injection.hpp"
 #include "core/writer_impl.hpp"
 #include "nwpio/wrf_date.hpp"
@@ -56,131 +58,91 @@ void Writer::Impl::begin_frame(std::string_view date_in) {
   frame.open = true;
   frame.date = date;
   frame.opens_file = records == 0;
-  std::fill(frame.data.begin(), frame.data.end(), nullptr);
+  std::fill(frame.data.begin(), frame.data.end(), detail::FieldSource{});
   frame.seconds = seconds;
   frame.begin_seconds = MPI_Wtime() - t0;
 }
 
-void Writer::Impl::put(std::string_view name_in, const void* data, DataType type) {
+void Writer::Impl::put(std::string_view name_in, const ArrayView& array) {
   const std::string name(name_in);
-  auto fail = [&](ErrorKind kind, const std::string& what) {
-    Error e(kind, what);
-    pending.push_back(e);
-    throw e;
-  };
   try {
-    detail::check_fault(detail::FaultPhase::Put, rank);  // tests: a local failure in put()
+    check_fault(detail::FaultPhase::Put);  // tests: a local failure in put()
+    if (removed.count(name)) return;
+    const int index = checked_index(name, array);
+    const detail::FieldGeometry& g = layout.fields[static_cast<std::size_t>(index)];
+    detail::FieldSource src{array.data, g.memory};
+    if (array.memory) src.map = detail::memory_map(g, *array.memory, decomposition.domain());
+    frame.data[static_cast<std::size_t>(index)] = array.copy ? copy_on_put(index, src) : src;
   } catch (const Error& e) {
-    fail(e.kind(), e.what());
-  }
-  if (removed.count(name)) return;
-  if (!frame.open) fail(ErrorKind::State, "put(" + name + "): no frame is open; call begin_frame() first");
-  const auto it = index_of.find(name);
-  if (it == index_of.end()) fail(ErrorKind::Schema, "put(" + name + "): no such variable in the stream");
-  const VarSpec& spec = schema.variables()[static_cast<std::size_t>(it->second)];
-  if (spec.type != type) {
-    fail(ErrorKind::InvalidArgument, "put(" + name + "): data is " + std::string(to_string(type)) +
-                                         ", the variable is " + std::string(to_string(spec.type)));
-  }
-  if (data == nullptr) fail(ErrorKind::InvalidArgument, "put(" + name + "): data is a null pointer");
-  const void*& slot = frame.data[static_cast<std::size_t>(it->second)];
-  if (slot != nullptr) fail(ErrorKind::State, "put(" + name + "): already put in frame " + frame.date);
-  slot = data;
-}
-
-void Writer::Impl::end_frame() {
-  const double t0 = MPI_Wtime();
-  // 1. Agree on everything that can be wrong before any I/O: then a failed frame writes nothing.
-  try {
-    run_and_agree(comm, [&] {
-      if (!pending.empty()) {
-        std::string what = pending.front().what();
-        for (std::size_t e = 1; e < pending.size() && e < 4; ++e) what += "; " + std::string(pending[e].what());
-        if (pending.size() > 4) what += "; and " + std::to_string(pending.size() - 4) + " more";
-        const ErrorKind kind = pending.front().kind();
-        pending.clear();
-        throw Error(kind, what);
-      }
-      if (!frame.open) throw Error(ErrorKind::State, "end_frame(): no frame is open; call begin_frame() first");
-      std::string missing;
-      int n_missing = 0;
-      for (const detail::FieldGeometry& g : layout.fields) {
-        if (frame.data[static_cast<std::size_t>(g.schema_index)] != nullptr) continue;
-        if (!g.record && !frame.opens_file) continue;  // static: written with a file's first frame
-        if (n_missing++ < 20) missing += (missing.empty() ? "" : ", ") + g.name;
-      }
-      if (n_missing > 20) missing += ", ... (" + std::to_string(n_missing) + " in all)";
-      if (n_missing > 0) {
-        throw Error(ErrorKind::State, "end_frame(" + frame.date + "): variables not put: " + missing);
-      }
-      // Room for this frame: a file-size limit or a full disk is an error with its reason now,
-      // before any byte of the frame is written (MPI-IO may not report it; see disk_guard.hpp).
-      if (extent.known && options.io_form != IoForm::Null) {
-        const std::int64_t end = extent.end_after(records + 1);
-        const std::int64_t begin = records == 0 ? 0 : extent.end_after(records);
-        detail::check_file_size_limit(temp_path, end);
-        if (backend->parallel()) {
-          detail::reserve_slice(temp_path, begin, end, rank, size);
-        } else if (rank == 0) {
-          detail::reserve_space(temp_path, begin, end);
-        }
-      }
-    });
-  } catch (const Error&) {
-    pending.clear();
-    frame.open = false;
+    // Raised here on this rank, and by end_frame on every rank.
+    pending.push_back(e);
     throw;
   }
+}
 
-  const double check_seconds = MPI_Wtime() - t0;
+void Writer::Impl::check_frame() {
+  if (!pending.empty()) {
+    std::string what = pending.front().what();
+    for (std::size_t e = 1; e < pending.size() && e < 4; ++e) what += "; " + std::string(pending[e].what());
+    if (pending.size() > 4) what += "; and " + std::to_string(pending.size() - 4) + " more";
+    const ErrorKind kind = pending.front().kind();
+    pending.clear();
+    throw Error(kind, what);
+  }
+  if (!frame.open) throw Error(ErrorKind::State, "end_frame(): no frame is open; call begin_frame() first");
+  std::string missing;
+  int n_missing = 0;
+  for (const detail::FieldGeometry& g : layout.fields) {
+    if (frame.data[static_cast<std::size_t>(g.schema_index)].data != nullptr) continue;
+    if (!g.record && !frame.opens_file) continue;  // static: written with a file's first frame
+    if (n_missing++ < 20) missing += (missing.empty() ? "" : ", ") + g.name;
+  }
+  if (n_missing > 20) missing += ", ... (" + std::to_string(n_missing) + " in all)";
+  if (n_missing > 0) throw Error(ErrorKind::State, "end_frame(" + frame.date + "): variables not put: " + missing);
+}
 
-  // 2. The rounds: round 0 also carries Times and the non-decomposed variables (rank 0).
-  const int record = records;
+// Room for this frame: a file-size limit or a full disk is an error with its reason now, before
+// any byte of the frame is written (MPI-IO may not report it; see disk_guard.hpp).
+void Writer::Impl::reserve_frame() {
+  if (!extent.known || !traits.writes_file) return;
+  const std::int64_t end = extent.end_after(records + 1);
+  const std::int64_t begin = records == 0 ? 0 : extent.end_after(records);
+  detail::check_file_size_limit(temp_path, end);
+  if (traits.parallel) {
+    detail::reserve_slice(temp_path, begin, end, rank, size);
+  } else if (rank == 0) {
+    detail::reserve_space(temp_path, begin, end);
+  }
+}
+
+// The rounds of the frame's plan, each ending in ONE backend write. A local failure is
+// remembered and this rank still joins every remaining collective with nothing to write; the
+// agreement afterwards marks the stream failed.
+double Writer::Impl::run_rounds(int record, detail::PhaseTimes& times) {
   const std::size_t kind = frame.opens_file ? 1 : 0;
   detail::FramePlan& plan = *plans[kind];
   const std::vector<int>& fields = plan_fields[kind];
-  plan_data.resize(fields.size());
+  plan_sources.resize(fields.size());
   for (std::size_t f = 0; f < fields.size(); ++f) {
-    plan_data[f] = fields[f] == kTimesField ? frame.date.data() : frame.data[static_cast<std::size_t>(fields[f])];
+    plan_sources[f] = fields[f] == kTimesField ? detail::FieldSource{frame.date.data(), layout.times.memory}
+                                               : frame.data[static_cast<std::size_t>(fields[f])];
   }
-  detail::PhaseTimes times;
   double wait = 0;
   std::optional<Error> local;
   for (int t = 0; t < plan.rounds(); ++t) {
-    requests.clear();
+    round.clear();
     try {
-      // Rank 0 adds Times and the variables without i and j unless the plan carries them. A
-      // plan writing file bytes carries Times too, but PnetCDF counts records only through its
-      // own writes: Times also goes through it, from the rank that writes Times' bytes in that
-      // round (the same bytes, one process, one after the other).
-      const auto [times_round, times_rank] = plan.times_writer();
-      if (t == times_round && rank == times_rank && (!plan.carries_all_variables() || plan.writes_file_bytes())) {
-        detail::WriteRequest& r = requests.add(0, frame.date.data());
-        r.start = {record, 0};
-        r.count = {1, static_cast<std::int64_t>(frame.date.size())};
-      }
-      if (t == 0 && rank == 0 && !plan.carries_all_variables()) {
-        for (const detail::FieldGeometry& g : layout.fields) {
-          if (g.decomposed || (!g.record && !frame.opens_file)) continue;
-          const auto* base = static_cast<const std::byte*>(frame.data[static_cast<std::size_t>(g.schema_index)]);
-          Box all;
-          all.hi = {1, 1, g.nk};
-          detail::add_box_request(requests, g, record, all, base + g.mem_origin * static_cast<std::int64_t>(g.elem));
-        }
-      }
-      plan.run_round(t, plan_data, record, requests, times);
-      detail::check_fault(detail::FaultPhase::EndFrame, rank);  // tests: fails here, joins the write empty
+      plan.run_round(t, plan_sources, record, round, times);
+      check_fault(detail::FaultPhase::EndFrame);  // tests: fails here, joins the write empty
     } catch (const Error& e) {
       if (!local) local = e;
-      requests.clear();
     } catch (const std::exception& e) {  // e.g. std::bad_alloc: this rank still joins the write
       if (!local) local = Error(ErrorKind::Internal, std::string("end_frame: ") + e.what());
-      requests.clear();
     }
+    if (local) round.clear();
     const double tw = MPI_Wtime();
     try {
-      if (local) requests.clear();
-      backend->write(requests.view(), requests.file_bytes);
+      backend->write(round.requests(), round.slab);
     } catch (const Error& e) {
       if (!local) local = e;
     }
@@ -193,6 +155,28 @@ void Writer::Impl::end_frame() {
     frame.open = false;
     throw;
   }
+  return wait;
+}
+
+void Writer::Impl::end_frame() {
+  const double t0 = MPI_Wtime();
+  // 1. Agree on everything that can be wrong before any I/O: then a failed frame writes nothing.
+  try {
+    run_and_agree(comm, [&] {
+      check_frame();
+      reserve_frame();
+    });
+  } catch (const Error&) {
+    pending.clear();
+    frame.open = false;
+    throw;
+  }
+  const double check_seconds = MPI_Wtime() - t0;
+
+  // 2. The rounds.
+  const int record = records;
+  detail::PhaseTimes times;
+  const double wait = run_rounds(record, times);
   frame.open = false;
   ++records;
   // Only a written frame orders the dates: a frame that failed its checks may be retried.
@@ -200,24 +184,32 @@ void Writer::Impl::end_frame() {
   previous_seconds = frame.seconds;
   previous_date = frame.date;
 
+  // 3. A full file is committed at once; then the statistics.
+  double close_seconds = 0;
+  if (records >= options.frames_per_file) close_seconds = close_file();
+  record_statistics(record, t0, check_seconds, wait, close_seconds, times);
+}
+
+// The frame's statistics (max over ranks, one allreduce) and WRF's timing line on rank 0.
+void Writer::Impl::record_statistics(int record, double t0, double check_seconds, double wait_seconds,
+                                     double close_seconds, const detail::PhaseTimes& times) {
+  const detail::FramePlan& plan = *plans[frame.opens_file ? 1 : 0];
+  double phase[kPhases] = {};
+  phase[kDefine] = frame.define_seconds;
+  phase[kCheck] = check_seconds;
+  phase[kReorder] = times.reorder;
+  phase[kExchange] = times.exchange;
+  phase[kWait] = wait_seconds;
+  phase[kClose] = close_seconds;
+  phase[kTotal] = frame.begin_seconds + (MPI_Wtime() - t0);
+  phase[kPeak] = static_cast<double>(plan.buffer_bytes());
+  detail::mpi_check(MPI_Allreduce(MPI_IN_PLACE, phase, kPhases, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce(stats)");
   FrameStats fs;
   fs.file = file_name;
   fs.date = frame.date;
   fs.record = record;
   fs.bytes = layout.record_bytes + (frame.opens_file ? layout.static_bytes : 0);
   fs.rounds = plan.rounds();
-  double close_seconds = 0;
-  if (records >= options.frames_per_file) close_seconds = close_file();  // complete: commit it now
-  double phase[kPhases] = {};
-  phase[kDefine] = frame.define_seconds;
-  phase[kCheck] = check_seconds;
-  phase[kReorder] = times.reorder;
-  phase[kExchange] = times.exchange;
-  phase[kWait] = wait;
-  phase[kClose] = close_seconds;
-  phase[kTotal] = frame.begin_seconds + (MPI_Wtime() - t0);
-  phase[kPeak] = static_cast<double>(plan.buffer_bytes());
-  detail::mpi_check(MPI_Allreduce(MPI_IN_PLACE, phase, kPhases, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce(stats)");
   fs.define_seconds = phase[kDefine];
   fs.check_seconds = phase[kCheck];
   fs.reorder_seconds = phase[kReorder];

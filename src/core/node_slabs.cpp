@@ -3,8 +3,6 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -14,16 +12,11 @@
 
 namespace nwpio::detail {
 
-namespace {
-std::atomic<int> g_ranks_per_node_for_tests{0};
-}  // namespace
-
-void set_ranks_per_node_for_tests(int k) noexcept { g_ranks_per_node_for_tests.store(k); }
-
-NodeSlabs::NodeSlabs(MPI_Comm comm, bool shared) : comm_(comm) {
+NodeSlabs::NodeSlabs(MPI_Comm comm, const Options& options) : comm_(comm), shm_dir_(options.shared_memory_dir) {
   mpi_check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
   mpi_check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
-  const int k = g_ranks_per_node_for_tests.load();
+  const int k = options.ranks_per_node;
+  const bool shared = options.shared;
   if (shared && k > 0) {
     mpi_check(MPI_Comm_split(comm, rank_ / k, rank_, &node_), "MPI_Comm_split(test nodes)");
   } else if (shared) {
@@ -105,9 +98,8 @@ void NodeSlabs::check_room(std::int64_t size) {
   if (node_size_ > 1) {
     mpi_check(MPI_Allreduce(&size, &node_total, 1, MPI_INT64_T, MPI_SUM, node_), "MPI_Allreduce(node slabs)");
     std::int64_t free_bytes = -1;  // unknown: no check
-    const char* dir = std::getenv("OMPI_MCA_osc_sm_backing_directory");
     struct statvfs st {};
-    if (::statvfs(dir && *dir ? dir : "/dev/shm", &st) == 0) {
+    if (::statvfs(shm_dir_.empty() ? "/dev/shm" : shm_dir_.c_str(), &st) == 0) {
       free_bytes = static_cast<std::int64_t>(st.f_bavail) * static_cast<std::int64_t>(st.f_frsize);
     }
     mpi_check(MPI_Bcast(&free_bytes, 1, MPI_INT64_T, 0, node_), "MPI_Bcast(/dev/shm)");

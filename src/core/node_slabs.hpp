@@ -11,21 +11,26 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace nwpio::detail {
 
-// Test-only (not a public header, never read from the environment): group the ranks into
-// "nodes" of k consecutive ranks instead of asking MPI which share memory (0 = ask MPI), so
-// that one machine can run the mixed case of several nodes, where some pieces travel through
-// shared memory and others as messages. The ranks of one such group really share memory (they
-// are on this machine), so the shared window works as on a real node.
-void set_ranks_per_node_for_tests(int k) noexcept;
-
 class NodeSlabs {
  public:
+  struct Options {
+    // false: every rank is a node of its own (every piece travels as a message).
+    bool shared = true;
+    // Where the MPI keeps shared windows (Open MPI: a sparse file there), for the room check;
+    // resolved with the configuration (empty: /dev/shm).
+    std::string shared_memory_dir;
+    // Tests only: group the ranks into "nodes" of k consecutive ranks instead of asking MPI
+    // which share memory (0 = ask MPI), so that one machine runs the mixed case of several
+    // nodes. The ranks of such a group really share memory, so the window works as on a node.
+    int ranks_per_node = 0;
+  };
   // Collective over comm.
-  NodeSlabs(MPI_Comm comm, bool shared);
+  NodeSlabs(MPI_Comm comm, const Options& options);
   // Frees the window and the node communicator (collective over the node) unless abandoned or
   // MPI is finalized.
   ~NodeSlabs();
@@ -65,6 +70,7 @@ class NodeSlabs {
   std::vector<int> node_rank_;   // by comm rank: its rank in its node communicator
   std::vector<std::byte*> peer_; // by comm rank: its slab if on this node
   std::int64_t capacity_ = 0;
+  std::string shm_dir_;
   bool abandoned_ = false;
 };
 

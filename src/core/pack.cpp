@@ -60,29 +60,31 @@ void copy_elements(std::byte* dst, const std::byte* src, std::size_t bytes, std:
   }
 }
 
-std::byte* pack_rows(const FieldGeometry& g, const void* memory, const Box& box, std::int64_t ra, std::int64_t rb,
+std::byte* pack_rows(const FieldGeometry& g, const FieldSource& src, const Box& box, std::int64_t ra, std::int64_t rb,
                      std::byte* out, bool big_endian) noexcept {
-  const auto* base = static_cast<const std::byte*>(memory);
+  const auto* base = static_cast<const std::byte*>(src.data);
+  const MemoryMap& m = src.map;
   const auto es = static_cast<std::int64_t>(g.elem);
   const std::int64_t i0 = box.lo[kAxisI];
   const auto width = static_cast<std::size_t>(box.extent(kAxisI) * es);
   for_each_row(g, box, ra, rb, [&](std::int64_t k, std::int64_t j) {
-    const std::int64_t off = g.mem_origin + i0 + j * g.mem_stride_j + k * g.mem_stride_k;
+    const std::int64_t off = m.origin + i0 + j * m.stride_j + k * m.stride_k;
     copy_elements(out, base + off * es, width, g.elem, big_endian);
     out += width;
   });
   return out;
 }
 
-void scatter_rows(const FieldGeometry& g, const void* memory, const Box& box, std::int64_t ra, std::int64_t rb,
+void scatter_rows(const FieldGeometry& g, const FieldSource& src, const Box& box, std::int64_t ra, std::int64_t rb,
                   std::byte* slab, bool big_endian) noexcept {
-  const auto* base = static_cast<const std::byte*>(memory);
+  const auto* base = static_cast<const std::byte*>(src.data);
+  const MemoryMap& m = src.map;
   const auto es = static_cast<std::int64_t>(g.elem);
   const std::int64_t i0 = box.lo[kAxisI];
   const std::int64_t rowb = g.row_bytes();
   const auto width = static_cast<std::size_t>(box.extent(kAxisI) * es);
   for_each_row(g, box, ra, rb, [&](std::int64_t k, std::int64_t j) {
-    const std::int64_t off = g.mem_origin + i0 + j * g.mem_stride_j + k * g.mem_stride_k;
+    const std::int64_t off = m.origin + i0 + j * m.stride_j + k * m.stride_k;
     copy_elements(slab + (k * g.nj + j - ra) * rowb + i0 * es, base + off * es, width, g.elem, big_endian);
   });
 }
@@ -97,13 +99,12 @@ MPI_Datatype mpi_type_of(DataType type) noexcept {
   return MPI_BYTE;
 }
 
-std::int64_t datatype_origin_bytes(const FieldGeometry& g, const Box& box) noexcept {
-  const std::int64_t off =
-      g.mem_origin + box.lo[kAxisI] + box.lo[kAxisJ] * g.mem_stride_j + box.lo[kAxisK] * g.mem_stride_k;
+std::int64_t datatype_origin_bytes(const FieldGeometry& g, const MemoryMap& m, const Box& box) noexcept {
+  const std::int64_t off = m.origin + box.lo[kAxisI] + box.lo[kAxisJ] * m.stride_j + box.lo[kAxisK] * m.stride_k;
   return off * static_cast<std::int64_t>(g.elem);
 }
 
-MPI_Datatype make_box_datatype(const FieldGeometry& g, const Box& box) {
+MPI_Datatype make_box_datatype(const FieldGeometry& g, const MemoryMap& m, const Box& box) {
   // row: the i run (contiguous in memory); then j rows at stride_j; then k planes at stride_k.
   // The element type stays visible to PnetCDF, which needs it for the byte swap.
   const auto es = static_cast<MPI_Aint>(g.elem);
@@ -111,10 +112,10 @@ MPI_Datatype make_box_datatype(const FieldGeometry& g, const Box& box) {
   mpi_check(MPI_Type_contiguous(static_cast<int>(box.extent(kAxisI)), mpi_type_of(g.type), &row),
             "MPI_Type_contiguous");
   mpi_check(MPI_Type_create_hvector(static_cast<int>(box.extent(kAxisJ)), 1,
-                                    static_cast<MPI_Aint>(g.mem_stride_j) * es, row, &plane),
+                                    static_cast<MPI_Aint>(m.stride_j) * es, row, &plane),
             "MPI_Type_create_hvector");
   mpi_check(MPI_Type_create_hvector(static_cast<int>(box.extent(kAxisK)), 1,
-                                    static_cast<MPI_Aint>(g.mem_stride_k) * es, plane, &whole),
+                                    static_cast<MPI_Aint>(m.stride_k) * es, plane, &whole),
             "MPI_Type_create_hvector");
   mpi_check(MPI_Type_commit(&whole), "MPI_Type_commit");
   MPI_Type_free(&row);

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "core/file_layout.hpp"
+#include "core/stream_layout.hpp"
 
 namespace nwpio::detail {
 
@@ -42,21 +42,21 @@ inline std::int64_t box_bytes(const FieldGeometry& g, const Box& box, std::int64
 // conversion costs no pass of its own.
 void copy_elements(std::byte* dst, const std::byte* src, std::size_t bytes, std::size_t elem, bool big_endian) noexcept;
 
-// Copies this rank's rows [ra, rb) of `box` from the model's array `memory` into `out`, in file
-// order, halo skipped, back to back. Returns the end of what was written.
-std::byte* pack_rows(const FieldGeometry& g, const void* memory, const Box& box, std::int64_t ra, std::int64_t rb,
+// Copies this rank's rows [ra, rb) of `box` from the array `src` into `out`, in file order,
+// halo skipped, back to back. Returns the end of what was written.
+std::byte* pack_rows(const FieldGeometry& g, const FieldSource& src, const Box& box, std::int64_t ra, std::int64_t rb,
                      std::byte* out, bool big_endian = false) noexcept;
 
 // Copies the same rows to where they lie in a slab holding the field's WHOLE rows [ra, rb) in
 // file order (`slab` = the start of row ra): each piece lands beside the other ranks' pieces
 // of the same row, so the slab needs no unpack pass.
-void scatter_rows(const FieldGeometry& g, const void* memory, const Box& box, std::int64_t ra, std::int64_t rb,
+void scatter_rows(const FieldGeometry& g, const FieldSource& src, const Box& box, std::int64_t ra, std::int64_t rb,
                   std::byte* slab, bool big_endian) noexcept;
 
-// An MPI datatype that walks `box` of this rank's memory array in file order (k, j, i), to be
-// used with count 1 at `memory + datatype_origin(g, box)`. The caller frees it (MPI_Type_free).
-MPI_Datatype make_box_datatype(const FieldGeometry& g, const Box& box);
-std::int64_t datatype_origin_bytes(const FieldGeometry& g, const Box& box) noexcept;
+// An MPI datatype that walks `box` of an array laid out as `map` in file order (k, j, i), to be
+// used with count 1 at `data + datatype_origin_bytes(g, map, box)`. The caller frees it.
+MPI_Datatype make_box_datatype(const FieldGeometry& g, const MemoryMap& map, const Box& box);
+std::int64_t datatype_origin_bytes(const FieldGeometry& g, const MemoryMap& map, const Box& box) noexcept;
 
 // MPI's element type for a DataType.
 MPI_Datatype mpi_type_of(DataType type) noexcept;

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/file_layout.hpp"
+#include "core/stream_layout.hpp"
 
 namespace nwpio::detail {
 

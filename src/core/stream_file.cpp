@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "config/hint_session.hpp"
+#include "core/disk_guard.hpp"
 #include "core/fault_injection.hpp"
 #include "core/filename.hpp"
 #include "core/writer_impl.hpp"
@@ -65,14 +66,14 @@ void commit_name(const std::string& temp, const std::string& path, bool noclobbe
 }  // namespace
 
 void Writer::Impl::open_file(const std::string& date) {
-  const std::string name = detail::file_name_for(options, date);
+  const std::string name = detail::expand_file_name(options.outname, options.domain_id, date, traits.colon_free_names);
   const std::string path = (std::filesystem::path(options.output_dir) / name).string();
   const std::string temp = path + std::string(detail::kTemporarySuffix);
   bool probed = false;
   try {
     run_and_agree(comm, [&] {
-      detail::check_fault(detail::FaultPhase::Open, rank);
-      if (rank != 0 || options.io_form == IoForm::Null) return;
+      check_fault(detail::FaultPhase::Open);
+      if (rank != 0 || !traits.writes_file) return;
       if (options.noclobber && std::filesystem::exists(path)) {
         throw Error(ErrorKind::Io, "file " + path + " exists and noclobber is set");
       }
@@ -88,22 +89,23 @@ void Writer::Impl::open_file(const std::string& date) {
   // Writers holding contiguous slabs write them as they are: the hints derive collective
   // buffering off unless a profile, the namelist, the API or NWPIO_HINTS set it (measured in
   // bench/gather, docs/ARCHITECTURE.md "Frame data path").
+  // Per file only what depends on its size: the hints were resolved when the stream opened.
   detail::HintSession hints;
   run_and_agree(comm, [&] {
-    hints = detail::HintSession::resolve(options.hints, options.io_form, comm, expected, contiguous_slabs);
+    hints = detail::HintSession::for_file(config.hints, comm, traits.uses_mpiio, expected, contiguous_slabs);
   });
   try {
     run_and_agree(comm, [&] {
       backend->create(temp, layout.file, hints.info());
-      detail::check_fault(detail::FaultPhase::Define, rank);  // tests: one rank fails after the create
+      check_fault(detail::FaultPhase::Define);  // tests: one rank fails after the create
     });
-    // Plans that write file bytes place their slabs by the file's real layout (the header's
-    // size decides where the data begins).
-    if (plans[0]->writes_file_bytes()) {
-      detail::FileOffsets offsets;
-      run_and_agree(comm, [&] { offsets = backend->open_file_bytes(); });
+    // Plans that stage slabs place them where the backend wants the rows (for a classic file:
+    // its real offsets, which the header's size decides).
+    if (plans[0]->stages_slabs()) {
+      detail::SlabPlacement placement;
+      run_and_agree(comm, [&] { placement = backend->placement(); });
       run_and_agree(comm, [&] {
-        for (auto& plan : plans) plan->place(offsets);
+        for (auto& plan : plans) plan->place(placement);
       });
     }
   } catch (const Error&) {
@@ -124,9 +126,9 @@ void Writer::Impl::open_file(const std::string& date) {
   temp_path = temp;
   records = 0;
   const detail::LayoutFacts facts = rank == 0 ? backend->layout_facts() : detail::LayoutFacts{};
-  extent = detail::share_file_extent(layout.file, facts, comm);
+  extent = detail::share_file_extent(facts.extent, comm);
   std::string report;
-  run_and_agree(comm, [&] { report = hints.verify_and_report(temp, facts); });
+  run_and_agree(comm, [&] { report = hints.verify_and_report(temp, facts, path); });
   stats.attachments.emplace_back("hints:" + name, std::move(report));
 }
 
@@ -138,7 +140,7 @@ double Writer::Impl::close_file() {
   try {
     run_and_agree(comm, [&] {
       backend->close();
-      detail::check_fault(detail::FaultPhase::Close, rank);  // tests: one rank fails after the close
+      check_fault(detail::FaultPhase::Close);  // tests: one rank fails after the close
     });
   } catch (const Error&) {
     broken = true;
@@ -147,7 +149,7 @@ double Writer::Impl::close_file() {
   // Rank 0 commits: data on disk first (when asked), then the final name, then the directory.
   // A file without a frame (its first frame failed) is no output: it is removed, not committed.
   run_and_agree(comm, [&] {
-    if (rank != 0 || options.io_form == IoForm::Null) return;  // io_form 0 writes no file
+    if (rank != 0 || !traits.writes_file) return;  // io_form 0 writes no file
     if (written == 0) {
       ::unlink(temp_path.c_str());
       return;

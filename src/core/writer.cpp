@@ -1,15 +1,9 @@
-// Writer: construction (option checks, iofields, layout, backend, frame plans), close and
-// destruction. Every collective step ends in run_and_agree, so all ranks throw the same Error.
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
+// Writer: construction (layout, backend, frame plans from a stream resolved beforehand), close
+// and destruction. Every collective step ends in run_and_agree, so all ranks throw the same Error.
 #include <cstdio>
-#include <cstring>
 #include <exception>
 
 #include "backend/backend.hpp"
-#include "backend/select_io_form.hpp"
 #include "config/iofields.hpp"
 #include "core/direct_plan.hpp"
 #include "core/node_slabs.hpp"
@@ -24,17 +18,7 @@ namespace {
 
 using detail::run_and_agree;
 
-void check_options(const OutputOptions& o, const Decomposition& d) {
-  auto bad = [](const std::string& m) { throw Error(ErrorKind::InvalidArgument, m); };
-  if (o.frames_per_file < 1) bad("frames_per_file must be at least 1, not " + std::to_string(o.frames_per_file));
-  if (o.max_round_bytes < 1) bad("max_round_bytes must be positive");
-  if (o.serial_chunk_bytes < 1) bad("serial_chunk_bytes must be positive");
-  if (o.header_reserve_bytes < 0) bad("header_reserve_bytes must not be negative");
-  if (o.writer_ranks < 0) bad("writer_ranks must be 0 (all ranks) or positive");
-  if (o.outname.empty()) bad("outname (history_outname) is empty");
-  if (o.io_form == IoForm::Pnetcdf && o.format == FileFormat::Netcdf4) {
-    bad("io_form 11 (PnetCDF) writes CDF-2 or CDF-5, not netCDF-4");
-  }
+void check_domain(const OutputOptions& o, const Decomposition& d) {
   const std::array<std::pair<const char*, std::int64_t>, 3> given = {
       {{"e_we", o.e_we}, {"e_sn", o.e_sn}, {"e_vert", o.e_vert}}};
   for (int a = 0; a < 3; ++a) {
@@ -44,18 +28,6 @@ void check_options(const OutputOptions& o, const Decomposition& d) {
                                                 " does not match the decomposition's staggered count " +
                                                 std::to_string(d.domain().extent(a)));
     }
-  }
-}
-
-// Rank 0: the output directory exists, is a directory and can be written.
-void check_output_dir(const std::string& dir) {
-  struct stat st{};
-  if (::stat(dir.c_str(), &st) != 0) {
-    throw Error(ErrorKind::Io, "output directory " + dir + ": " + std::strerror(errno));
-  }
-  if (!S_ISDIR(st.st_mode)) throw Error(ErrorKind::Io, "output directory " + dir + ": " + std::strerror(ENOTDIR));
-  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
-    throw Error(ErrorKind::Io, "output directory " + dir + " is not writable: " + std::strerror(errno));
   }
 }
 
@@ -77,54 +49,71 @@ ReorderMode resolve_reorder(ReorderMode r) { return r == ReorderMode::Auto ? Reo
 
 }  // namespace
 
-Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
-    : decomposition(d), schema(std::move(s)), options(std::move(o)), clock(options) {
+namespace detail {
+
+ResolvedStream resolve_stream(const OutputOptions& options, MPI_Comm comm) {
+  ResolvedStream r;
+  int rank = 0;
+  mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  run_and_agree(comm, [&] { r.traits = backend_traits(options, rank); });
+  r.enabled = OutputClock(options).enabled();
+  r.config = resolve_stream_config(options, comm, r.enabled && r.traits.writes_file);
+  r.config.options.io_form = r.traits.io_form;
+  return r;
+}
+
+}  // namespace detail
+
+Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Schema s)
+    : decomposition(d),
+      schema(std::move(s)),
+      config(std::move(resolved.config)),
+      traits(std::move(resolved.traits)),
+      clock(config.options) {
   comm = decomposition.comm();
   rank = decomposition.rank();
   size = decomposition.size();
 
+  run_and_agree(comm, [&] { check_domain(options, decomposition); });
+  removed = detail::apply_iofields(schema, config.iofields, options.ignore_iofields_warning, comm);
   run_and_agree(comm, [&] {
-    options.io_form = detail::resolve_io_form(options, detail::built_with_pnetcdf(), rank);
-    check_options(options, decomposition);
-    if (rank == 0) check_output_dir(options.output_dir);
-  });
-  removed = detail::apply_iofields(schema, options, comm);  // collective and agreed itself
-  run_and_agree(comm, [&] {
-    layout = detail::build_stream_layout(schema, decomposition, options);
+    layout = detail::build_stream_layout(schema, detail::Grid::of(decomposition), options, traits);
     // A stream that is off (history_interval = 0) writes nothing: no backend, no staging.
-    if (clock.enabled()) backend = detail::make_backend(options, comm);
+    if (clock.enabled()) backend = detail::make_backend(traits, options, comm);
   });
   for (const VarSpec& v : schema.variables()) index_of.emplace(v.name, static_cast<int>(index_of.size()));
-  frame.data.assign(schema.variables().size(), nullptr);
+  frame.data.assign(schema.variables().size(), {});
+  copies.resize(schema.variables().size());
 
-  // Plans: which fields each kind of frame writes, and how they travel. The rearranger carries
-  // every variable in the file's order (fixed-size ones first, then Times and the records);
-  // the direct plan carries the decomposed ones and rank 0 adds the rest.
-  const bool parallel = backend ? backend->parallel() : options.io_form != IoForm::NetcdfSerial;
-  const GatherMode gather = parallel ? resolve_gather(options.gather) : GatherMode::Rearrange;
+  // Plans: which fields each kind of frame writes, and how they travel. Both carry every field
+  // of the frame in the file's order: the fixed-size ones (a file's first frame), then Times and
+  // the records.
+  const GatherMode gather = traits.parallel ? resolve_gather(options.gather) : GatherMode::Rearrange;
   const ReorderMode reorder = resolve_reorder(options.reorder);
-  const std::vector<int> writers = parallel ? spread_writers(options.writer_ranks, size) : std::vector<int>{0};
+  const std::vector<int> writers = traits.parallel ? spread_writers(options.writer_ranks, size) : std::vector<int>{0};
   const bool rearrange = gather == GatherMode::Rearrange;
   for (std::size_t kind = 0; kind < 2; ++kind) {
     std::vector<int>& ids = plan_fields[kind];
     if (kind == 1) {
       for (const detail::FieldGeometry& g : layout.fields) {
-        if (!g.record && (rearrange || g.decomposed)) ids.push_back(g.schema_index);
+        if (!g.record) ids.push_back(g.schema_index);
       }
     }
-    if (rearrange) ids.push_back(kTimesField);
+    ids.push_back(kTimesField);
     for (const detail::FieldGeometry& g : layout.fields) {
-      if (g.record && (rearrange || g.decomposed)) ids.push_back(g.schema_index);
+      if (g.record) ids.push_back(g.schema_index);
     }
   }
   detail::RearrangeSetup setup;
   setup.writers = writers;
-  setup.round_limit = parallel ? options.max_round_bytes : options.serial_chunk_bytes;
-  setup.file_bytes = parallel && backend && backend->takes_file_bytes();
-  setup.shared_memory = options.shared_memory_exchange;
+  setup.round_limit = traits.parallel ? options.max_round_bytes : options.serial_chunk_bytes;
+  setup.byte_order = traits.byte_order;
+  setup.node_options.shared = options.shared_memory_exchange;
+  setup.node_options.shared_memory_dir = config.shared_memory_dir;
+  if (options.test_hooks) setup.node_options.ranks_per_node = options.test_hooks->ranks_per_node;
   run_and_agree(comm, [&] {
     if (!clock.enabled()) return;
-    if (rearrange) setup.slabs = std::make_shared<detail::NodeSlabs>(comm, options.shared_memory_exchange);
+    if (rearrange) setup.slabs = std::make_shared<detail::NodeSlabs>(comm, setup.node_options);
     for (std::size_t kind = 0; kind < 2; ++kind) {
       std::vector<const detail::FieldGeometry*> fields;
       for (int index : plan_fields[kind]) {
@@ -137,11 +126,11 @@ Writer::Impl::Impl(const Decomposition& d, Schema s, OutputOptions o)
       }
     }
   });
-  contiguous_slabs = parallel && gather == GatherMode::Rearrange;
-  stats.backend = options.io_form == IoForm::Pnetcdf ? "pnetcdf" : options.io_form == IoForm::NetcdfSerial ? "netcdf-serial" : "null";
-  stats.gather = gather == GatherMode::Rearrange ? "rearrange" : "direct";
-  stats.reorder = gather == GatherMode::Rearrange ? "pack" : reorder == ReorderMode::Pack ? "pack" : "datatype";
-  stats.writer_ranks = gather == GatherMode::Rearrange ? static_cast<int>(writers.size()) : size;
+  contiguous_slabs = traits.parallel && rearrange;
+  stats.backend = traits.name;
+  stats.gather = rearrange ? "rearrange" : "direct";
+  stats.reorder = rearrange ? "pack" : reorder == ReorderMode::Pack ? "pack" : "datatype";
+  stats.writer_ranks = rearrange ? static_cast<int>(writers.size()) : size;
   if (rank == 0 && !layout.format_note.empty()) std::fprintf(stderr, "%s\n", layout.format_note.c_str());
   if (rank == 0 && !clock.enabled()) {
     std::fprintf(stderr, "nwpio: history stream of domain %d is off (history_interval = 0): no file is written\n",
@@ -178,7 +167,10 @@ void Writer::Impl::close() {
 }
 
 Writer::Writer(const Decomposition& decomposition, Schema schema, OutputOptions options)
-    : impl_(std::make_unique<Impl>(decomposition, std::move(schema), std::move(options))) {}
+    : impl_(std::make_unique<Impl>(detail::resolve_stream(options, decomposition.comm()), decomposition,
+                                   std::move(schema))) {}
+
+Writer::Writer(std::unique_ptr<Impl> impl) noexcept : impl_(std::move(impl)) {}
 
 Writer::~Writer() {
   if (!impl_) return;
@@ -208,7 +200,13 @@ void Writer::begin_frame(std::string_view date) {
   if (impl_->clock.enabled()) impl_->begin_frame(date);
 }
 void Writer::put(std::string_view name, const void* data, DataType type) {
-  if (impl_->clock.enabled()) impl_->put(name, data, type);
+  if (impl_->clock.enabled()) impl_->put(name, ArrayView{data, type, {}, std::nullopt, false});
+}
+void Writer::put(std::string_view name, const ArrayView& array) {
+  if (impl_->clock.enabled()) impl_->put(name, array);
+}
+void Writer::report_error(const Error& error) {
+  if (impl_->clock.enabled() && impl_->frame.open) impl_->pending.push_back(error);
 }
 void Writer::end_frame() {
   if (impl_->clock.enabled()) impl_->end_frame();

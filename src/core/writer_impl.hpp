@@ -1,6 +1,7 @@
 // Writer::Impl: the state of one history stream. The public methods live in writer.cpp
-// (construction, close, destruction), frame.cpp (begin_frame, put, end_frame) and
-// stream_file.cpp (opening, closing and committing files).
+// (construction, close, destruction), frame.cpp (begin_frame, put, end_frame and its steps),
+// put_array.cpp (checked puts, pack on put) and stream_file.cpp
+// (opening, closing and committing files).
 #pragma once
 
 #include <array>
@@ -12,22 +13,25 @@
 #include <vector>
 
 #include "backend/backend.hpp"
-#include "core/disk_guard.hpp"
-#include "core/file_layout.hpp"
 #include "core/frame_plan.hpp"
 #include "core/output_clock.hpp"
+#include "core/resolved_stream.hpp"
+#include "core/stream_layout.hpp"
+#include "core/test_hooks.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/writer.hpp"
 
 namespace nwpio {
 
 struct Writer::Impl {
-  Impl(const Decomposition& d, Schema s, OutputOptions o);
+  Impl(detail::ResolvedStream resolved, const Decomposition& d, Schema s);
 
   // --- stream ---------------------------------------------------------------------
   Decomposition decomposition;
   Schema schema;
-  OutputOptions options;
+  detail::StreamConfig config;
+  const OutputOptions& options = config.options;
+  detail::BackendTraits traits;
   Statistics stats;
   detail::OutputClock clock;
   MPI_Comm comm = MPI_COMM_NULL;
@@ -36,7 +40,7 @@ struct Writer::Impl {
   std::unordered_map<std::string, int> index_of;  // schema index by name
   detail::StreamLayout layout;
   std::unique_ptr<detail::Backend> backend;
-  // Rearranged frames reach PnetCDF as contiguous slabs per writer: MPI-IO's two-phase
+  // Rearranged frames reach the backend as contiguous slabs per writer: MPI-IO's two-phase
   // collective buffering then only adds a reshuffle, so it is switched off unless asked for.
   bool contiguous_slabs = false;
 
@@ -45,20 +49,22 @@ struct Writer::Impl {
   std::array<std::unique_ptr<detail::FramePlan>, 2> plans;
   static constexpr int kTimesField = -1;        // in plan_fields: Times (data = the frame's date)
   std::array<std::vector<int>, 2> plan_fields;  // schema indices, in the plan's order
-  std::vector<const void*> plan_data;
-  detail::RequestList requests;
+  std::vector<detail::FieldSource> plan_sources;
+  detail::RoundOutput round;
 
   // --- current frame ----------------------------------------------------------------
   struct Frame {
     bool open = false;
     std::string date;
     std::int64_t seconds = 0;
-    bool opens_file = false;             // first record of its file: static variables too
-    std::vector<const void*> data;       // by schema index; nullptr = not put
-    double begin_seconds = 0;            // time spent in begin_frame
-    double define_seconds = 0;           // file create/define inside begin_frame
+    bool opens_file = false;                // first record of its file: static variables too
+    std::vector<detail::FieldSource> data;  // by schema index; data == nullptr: not put
+    double begin_seconds = 0;               // time spent in begin_frame
+    double define_seconds = 0;              // file create/define inside begin_frame
   } frame;
   std::vector<Error> pending;            // put() errors, raised by end_frame() on every rank
+  // Pack on put: this rank's part of a field, copied in file order (by schema index; reused).
+  std::vector<std::vector<std::byte>> copies;
   bool have_previous = false;
   std::int64_t previous_seconds = 0;
   std::string previous_date;
@@ -73,10 +79,25 @@ struct Writer::Impl {
   bool broken = false;     // a write failed: the open file is partial, the stream is stopped
   bool dirty = false;      // something happened since the last close()
 
+  // Tests only: a fault armed for this phase and rank throws here.
+  void check_fault(detail::FaultPhase phase) const {
+    if (options.test_hooks) options.test_hooks->faults.check(phase, rank);
+  }
+
   // frame.cpp
   void begin_frame(std::string_view date);
-  void put(std::string_view name, const void* data, DataType type);
+  void put(std::string_view name, const ArrayView& array);
   void end_frame();
+  // frame.cpp: the steps of end_frame
+  void check_frame();                       // agreed: everything that can be wrong, before any I/O
+  void reserve_frame();                     // room on disk for the frame's bytes
+  double run_rounds(int record, detail::PhaseTimes& times);  // the plan's rounds; seconds in backend writes
+  void record_statistics(int record, double t0, double check_seconds, double wait_seconds, double close_seconds,
+                         const detail::PhaseTimes& times);
+  // put_array.cpp
+  // The variable's schema index after every check of the array (throws Error naming the cause).
+  int checked_index(const std::string& name, const ArrayView& array) const;
+  detail::FieldSource copy_on_put(int index, const detail::FieldSource& src);
   // stream_file.cpp (collective)
   void open_file(const std::string& date);
   double close_file();      // returns seconds spent; commits the file under its final name

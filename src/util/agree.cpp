@@ -14,18 +14,6 @@ std::string mpi_error_string(int code) {
   return std::string(text, static_cast<std::size_t>(len));
 }
 
-namespace {
-
-// "rank <digits>: ..." -- the prefix agree() adds.
-bool already_names_rank(const std::string& text) {
-  if (text.rfind("rank ", 0) != 0) return false;
-  std::size_t i = 5;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-  return i > 5 && text.compare(i, 2, ": ") == 0;
-}
-
-}  // namespace
-
 void agree(MPI_Comm comm, const std::optional<Error>& local) {
   int rank = 0;
   int size = 1;
@@ -37,20 +25,20 @@ void agree(MPI_Comm comm, const std::optional<Error>& local) {
   mpi_check(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce(agree)");
   if (first == size) return;
 
-  // The first failing rank sends its kind and message to everybody.
-  int kind = local && rank == first ? static_cast<int>(local->kind()) : 0;
-  std::string text = local && rank == first ? std::string(local->what()) : std::string();
-  int len = static_cast<int>(text.size());
-  int header[2] = {kind, len};
-  mpi_check(MPI_Bcast(header, 2, MPI_INT, first, comm), "MPI_Bcast(agree)");
+  // The first failing rank sends its kind, message and whether it was agreed before to everybody.
+  const bool mine_first = local && rank == first;
+  std::string text = mine_first ? std::string(local->what()) : std::string();
+  int header[3] = {mine_first ? static_cast<int>(local->kind()) : 0, static_cast<int>(text.size()),
+                   mine_first && local->agreed() ? 1 : 0};
+  mpi_check(MPI_Bcast(header, 3, MPI_INT, first, comm), "MPI_Bcast(agree)");
   text.resize(static_cast<std::size_t>(header[1]));
   if (header[1] > 0) {
     mpi_check(MPI_Bcast(text.data(), header[1], MPI_CHAR, first, comm), "MPI_Bcast(agree)");
   }
   // Every rank throws the same text; with several ranks it names the rank that failed first
   // (once: an error that already went through an agreement carries its rank already).
-  if (size > 1 && !already_names_rank(text)) text = "rank " + std::to_string(first) + ": " + text;
-  throw Error(static_cast<ErrorKind>(header[0]), text);
+  if (size > 1 && header[2] == 0) text = "rank " + std::to_string(first) + ": " + text;
+  throw Error(static_cast<ErrorKind>(header[0]), text, true);
 }
 
 void run_and_agree(MPI_Comm comm, const std::function<void()>& local_step) {

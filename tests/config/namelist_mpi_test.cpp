@@ -136,14 +136,14 @@ TEST(NamelistMpi, IofieldsAppliedOnEveryRank) {
   }
   OutputOptions o;
   o.iofields_file = write_on_root("fields.txt", "-:h:0:w,pb\n+:h:0:T2\n");
-  const std::set<std::string> removed = detail::apply_iofields(s, o, MPI_COMM_WORLD);
+  const std::set<std::string> removed = detail::apply_iofields(s, detail::read_iofields(o, MPI_COMM_WORLD), o.ignore_iofields_warning, MPI_COMM_WORLD);
   EXPECT_EQ(removed, (std::set<std::string>{"PB", "W"}));
   EXPECT_EQ(s.variables().size(), 2u);
   EXPECT_TRUE(same_everywhere(s.variables().front().name + s.variables().back().name));
 
   o.iofields_file = write_on_root("bad-fields.txt", "-:h:0:W\n-:q:0:PB\n");
   Schema before = s;
-  const Caught c = catch_error([&] { detail::apply_iofields(s, o, MPI_COMM_WORLD); });
+  const Caught c = catch_error([&] { detail::apply_iofields(s, detail::read_iofields(o, MPI_COMM_WORLD), o.ignore_iofields_warning, MPI_COMM_WORLD); });
   EXPECT_EQ(c.kind, ErrorKind::Config);
   EXPECT_NE(c.what.find(o.iofields_file + ":2:3: expected a stream type"), std::string::npos) << c.what;
   EXPECT_TRUE(same_everywhere(c.what));

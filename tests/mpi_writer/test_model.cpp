@@ -180,6 +180,30 @@ void Model::fill(int t) {
   }
 }
 
+std::vector<std::byte> Model::patch_array(std::size_t s, int t, Box& box) const {
+  const VarSpec& spec = schema_.variables()[s];
+  const int varid = static_cast<int>(s) + 1;
+  const Extent ext = field_extent(spec, schema_, shape_);
+  box = Decomposition::write_box(decomposition_.patch(), decomposition_.domain(), spec.stagger);
+  if (!spec.vertical_dim.empty() || !is_3d(spec.memory_order)) {
+    box.lo[kAxisK] = 0;
+    box.hi[kAxisK] = ext.nk;
+  }
+  const std::int64_t ni = box.extent(kAxisI), nj = box.extent(kAxisJ), nk = box.extent(kAxisK);
+  const std::size_t es = size_of(spec.type);
+  std::vector<std::byte> out(static_cast<std::size_t>(ni * nj * nk) * es);
+  for (std::int64_t k = 0; k < nk; ++k) {
+    for (std::int64_t j = 0; j < nj; ++j) {
+      for (std::int64_t i = 0; i < ni; ++i) {
+        const std::int64_t idx = spec.memory_order == MemoryOrder::XZY ? i + ni * (k + nk * j) : i + ni * (j + nj * k);
+        const double v = stored(spec.type, analytic(varid, box.lo[kAxisI] + i, box.lo[kAxisJ] + j, box.lo[kAxisK] + k, t));
+        store(out.data() + idx * static_cast<std::int64_t>(es), spec.type, v);
+      }
+    }
+  }
+  return out;
+}
+
 namespace {
 
 std::string dim_name(int ncid, int dimid) {

@@ -37,6 +37,12 @@ class Model {
   // Fills every array for frame t (global count); halo and non-field points get a sentinel.
   void fill(int t);
   // put()s every variable of the schema (or all but `skip`) into `put`.
+  // Variable `s` of frame t as WRF's I/O servers hand it over: an array holding exactly this
+  // rank's part of the field (its write box: the patch, the staggered end on the last patch),
+  // in the variable's memory order; `box` gets its bounds (0-based, domain indices).
+  std::vector<std::byte> patch_array(std::size_t s, int t, Box& box) const;
+  // The model's own array of variable s (halo included), for puts that copy.
+  const void* array(std::size_t s) const { return arrays_[s].data(); }
   template <class PutFn>
   void put_all(PutFn&& put, const std::vector<std::string>& skip = {}) const {
     const auto& vars = schema_.variables();

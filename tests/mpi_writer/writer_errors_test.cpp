@@ -158,7 +158,7 @@ TEST(WriterErrors, PutTwiceAndWrongTypeFailEverywhere) {
   if (my_rank() != 0) w.put("T", t.data());
   e = expect_same_error([&] { w.end_frame(); });
   EXPECT_EQ(e.kind(), ErrorKind::InvalidArgument);
-  EXPECT_NE(std::string(e.what()).find("data is double, the variable is float"), std::string::npos) << e.what();
+  EXPECT_NE(std::string(e.what()).find("kind mismatch: the variable is float, the array holds double"), std::string::npos) << e.what();
 }
 
 TEST(WriterErrors, MissingVariablesAreNamed) {

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "core/node_slabs.hpp"
+#include "core/test_hooks.hpp"
 #include "nwpio/writer.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "scratch.hpp"
@@ -75,10 +75,12 @@ TEST_P(WriterRoundTrip, EveryValueReadsBack) {
   const std::string start = "2019-06-01_00:00:00";
   const int frames = 5;
   std::vector<ExpectedFile> files;
-  detail::set_ranks_per_node_for_tests(mode.ranks_per_node);
+  if (mode.ranks_per_node > 0) {
+    options.test_hooks = std::make_shared<detail::TestHooks>();
+    options.test_hooks->ranks_per_node = mode.ranks_per_node;
+  }
   {
     Writer writer(model.decomposition(), model.schema(), options);
-    detail::set_ranks_per_node_for_tests(0);  // read once, by the constructor
     for (int t = 0; t < frames; ++t) {
       const std::string date = wrf::add_seconds(start, 3600 * t);
       model.fill(t);

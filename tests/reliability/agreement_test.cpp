@@ -3,11 +3,11 @@
 // Every rank must get the same Error (kind and text, naming the failing rank), quickly (no rank
 // waits in a collective the failed rank never joins: a hang would hit the ctest TIMEOUT, and
 // each failing call must return within kQuick), and no incomplete file may take a final name.
-// Faults come from src/core/fault_injection.hpp (test-only, armed here on every rank; only the
-// named rank fails).
+// Faults come from src/core/fault_injection.hpp (test-only, handed to the stream through
+// OutputOptions::test_hooks and armed here on every rank; only the named rank fails).
 #include <chrono>
 
-#include "core/fault_injection.hpp"
+#include "core/test_hooks.hpp"
 #include "reliability_support.hpp"
 
 namespace nwpio::test::rel {
@@ -27,7 +27,7 @@ struct Case {
 std::string case_name(const Case& c) { return std::string(detail::to_string(c.phase)) + "_rank" + std::to_string(c.rank); }
 
 // Runs `step` (which must fail on every rank because of the armed fault) and checks the error.
-void expect_injected(const Case& c, const std::function<void()>& step) {
+void expect_injected(detail::TestHooks& hooks, const Case& c, const std::function<void()>& step) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto e = expect_same_error(step);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -39,13 +39,16 @@ void expect_injected(const Case& c, const std::function<void()>& step) {
     EXPECT_EQ(std::string(e->what()).rfind("rank " + std::to_string(c.rank) + ": ", 0), 0u)
         << "names the failing rank first: " << e->what();
   }
-  detail::clear_faults();
+  hooks.faults.clear();
 }
 
-class Agreement : public ::testing::TestWithParam<FaultPhase> {
- protected:
-  void TearDown() override { detail::clear_faults(); }
-};
+// Options of a stream whose faults this test arms.
+OutputOptions hooked(OutputOptions o, const std::shared_ptr<detail::TestHooks>& hooks) {
+  o.test_hooks = hooks;
+  return o;
+}
+
+class Agreement : public ::testing::TestWithParam<FaultPhase> {};
 
 TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
   const FaultPhase phase = GetParam();
@@ -55,20 +58,21 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
     const std::string dir = fresh_dir("agree_" + case_name(c));
     ModelShape shape;
     Model model(world(), shape);
-    OutputOptions o = options_for(dir);
+    auto hooks = std::make_shared<detail::TestHooks>();
+    OutputOptions o = hooked(options_for(dir), hooks);
     o.frames_per_file = 2;
     Writer w(model.decomposition(), model.schema(), o);
     // File 0 (frames 0, 1) is written and committed before any fault.
     write_frame(w, model, 0);
     write_frame(w, model, 1);
 
-    detail::inject_fault(phase, failing);
+    hooks->faults.arm(phase, failing);
     model.fill(2);
     switch (phase) {
       case FaultPhase::Open:
       case FaultPhase::Define:
         // The frame never began; nothing of file 1 stays. The same frame can be retried.
-        expect_injected(c, [&] { w.begin_frame(date_at(2)); });
+        expect_injected(*hooks, c, [&] { w.begin_frame(date_at(2)); });
         MPI_Barrier(world());
         if (my_rank() == 0) {
           EXPECT_FALSE(fs::exists(file_at(dir, 2)));
@@ -87,7 +91,7 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
         } else {
           put_all(w, model);
         }
-        expect_injected(c, [&] { w.end_frame(); });
+        expect_injected(*hooks, c, [&] { w.end_frame(); });
         w.begin_frame(date_at(2));
         put_all(w, model);
         w.end_frame();
@@ -98,7 +102,7 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
         // The file holds part of a frame: it keeps its temporary name, the stream stops.
         w.begin_frame(date_at(2));
         put_all(w, model);
-        expect_injected(c, [&] { w.end_frame(); });
+        expect_injected(*hooks, c, [&] { w.end_frame(); });
         {
           const auto again = expect_same_error([&] { w.begin_frame(date_at(3)); });
           if (again) {
@@ -117,7 +121,7 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
         write_frame(w, model, 2);
         w.begin_frame(date_at(3));
         put_all(w, model);
-        expect_injected(c, [&] { w.end_frame(); });
+        expect_injected(*hooks, c, [&] { w.end_frame(); });
         w.close();
         MPI_Barrier(world());
         if (my_rank() == 0) {
@@ -138,13 +142,14 @@ TEST(AgreementClose, FailureInExplicitCloseLeavesTemporaryName) {
   const std::string dir = fresh_dir("agree_explicit_close");
   ModelShape shape;
   Model model(world(), shape);
-  OutputOptions o = options_for(dir);
+  auto hooks = std::make_shared<detail::TestHooks>();
+  OutputOptions o = hooked(options_for(dir), hooks);
   o.frames_per_file = 2;
   Writer w(model.decomposition(), model.schema(), o);
   write_frame(w, model, 0);
   const Case c{FaultPhase::Close, nranks() - 1};
-  detail::inject_fault(c.phase, c.rank);
-  expect_injected(c, [&] { w.close(); });
+  hooks->faults.arm(c.phase, c.rank);
+  expect_injected(*hooks, c, [&] { w.close(); });
   MPI_Barrier(world());
   if (my_rank() == 0) {
     EXPECT_FALSE(fs::exists(file_at(dir, 0)));

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/backend.hpp"
+#include "wrf/wrf_chunking.hpp"
 #include "nwpio/wrf_conventions.hpp"
 
 namespace nwpio::test {
@@ -40,20 +41,20 @@ inline detail::FileLayout make_fixture_layout(const FixtureGrid& g, FileFormat f
   };
   const char* c0 = "XLONG XLAT XTIME";
   L.vars = {
-      {"Times", DataType::Char, {T, S}, {}, true},
-      {"XLAT", DataType::Float, {T, SN, WE}, atts(DataType::Float, "XY ", "", "XLONG XLAT"), true},
-      {"T", DataType::Float, {T, BT, SN, WE}, atts(DataType::Float, "XYZ", "", c0), true},
-      {"U", DataType::Float, {T, BT, SN, WES}, atts(DataType::Float, "XYZ", "X", "XLONG_U XLAT_U XTIME"), true},
-      {"V", DataType::Float, {T, BT, SNS, WE}, atts(DataType::Float, "XYZ", "Y", "XLONG_V XLAT_V XTIME"), true},
-      {"W", DataType::Float, {T, BTS, SN, WE}, atts(DataType::Float, "XYZ", "Z", c0), true},
-      {"TSLB", DataType::Float, {T, SOIL, SN, WE}, atts(DataType::Float, "XYZ", "Z", c0), true},
-      {"ZNU", DataType::Float, {T, BT}, atts(DataType::Float, "Z  ", "", ""), true},
-      {"ITIMESTEP", DataType::Int, {T}, atts(DataType::Int, "0  ", "", ""), true},
-      {"XTIME_D", DataType::Double, {T}, atts(DataType::Double, "0  ", "", ""), true},
-      {"IVGTYP", DataType::Int, {T, SN, WE}, atts(DataType::Int, "XY ", "", c0), true},
-      {"PD", DataType::Double, {T, BT, SN, WE}, atts(DataType::Double, "XYZ", "", c0), true},
-      {"HGT_FIXED", DataType::Float, {SN, WE}, atts(DataType::Float, "XY ", "", "XLONG XLAT"), false},
-      {"ZNW_FIXED", DataType::Double, {BTS}, atts(DataType::Double, "Z  ", "Z", ""), false},
+      {"Times", DataType::Char, {T, S}, {}, true, {}},
+      {"XLAT", DataType::Float, {T, SN, WE}, atts(DataType::Float, "XY ", "", "XLONG XLAT"), true, {}},
+      {"T", DataType::Float, {T, BT, SN, WE}, atts(DataType::Float, "XYZ", "", c0), true, {}},
+      {"U", DataType::Float, {T, BT, SN, WES}, atts(DataType::Float, "XYZ", "X", "XLONG_U XLAT_U XTIME"), true, {}},
+      {"V", DataType::Float, {T, BT, SNS, WE}, atts(DataType::Float, "XYZ", "Y", "XLONG_V XLAT_V XTIME"), true, {}},
+      {"W", DataType::Float, {T, BTS, SN, WE}, atts(DataType::Float, "XYZ", "Z", c0), true, {}},
+      {"TSLB", DataType::Float, {T, SOIL, SN, WE}, atts(DataType::Float, "XYZ", "Z", c0), true, {}},
+      {"ZNU", DataType::Float, {T, BT}, atts(DataType::Float, "Z  ", "", ""), true, {}},
+      {"ITIMESTEP", DataType::Int, {T}, atts(DataType::Int, "0  ", "", ""), true, {}},
+      {"XTIME_D", DataType::Double, {T}, atts(DataType::Double, "0  ", "", ""), true, {}},
+      {"IVGTYP", DataType::Int, {T, SN, WE}, atts(DataType::Int, "XY ", "", c0), true, {}},
+      {"PD", DataType::Double, {T, BT, SN, WE}, atts(DataType::Double, "XYZ", "", c0), true, {}},
+      {"HGT_FIXED", DataType::Float, {SN, WE}, atts(DataType::Float, "XY ", "", "XLONG XLAT"), false, {}},
+      {"ZNW_FIXED", DataType::Double, {BTS}, atts(DataType::Double, "Z  ", "Z", ""), false, {}},
   };
   L.global_attributes = {
       {"TITLE", std::string(" OUTPUT FROM nwpio serial backend test")},
@@ -64,6 +65,11 @@ inline detail::FileLayout make_fixture_layout(const FixtureGrid& g, FileFormat f
       {"CEN_LAT_D", std::vector<double>{39.5, -98.25, 1e-300}},
       {"EMPTY_TEXT", std::string()},
   };
+  // netCDF-4: WRF's chunk shapes and deflate level 2, as the core lays them out for io_form 2.
+  if (format == FileFormat::Netcdf4) {
+    L.deflate_level = 2;
+    for (FileLayout::Var& v : L.vars) v.chunks = detail::wrf_chunk_sizes(L, v);
+  }
   return L;
 }
 

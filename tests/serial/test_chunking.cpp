@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "backend/netcdf/netcdf_chunking.hpp"
+#include "backend/netcdf/cdf2_limits.hpp"
+#include "wrf/wrf_chunking.hpp"
 
 namespace nwpio::detail {
 namespace {
@@ -13,10 +14,10 @@ FileLayout grid(std::int64_t nx, std::int64_t ny, std::int64_t nz) {
   FileLayout L;
   L.dims = {{"Time", 0}, {"bottom_top", nz}, {"south_north", ny}, {"west_east", nx}, {"west_east_stag", nx + 1},
             {"soil_layers_stag", 4}, {"DateStrLen", 19}};
-  L.vars = {{"T", DataType::Float, {0, 1, 2, 3}, {}, true},  {"U", DataType::Float, {0, 1, 2, 4}, {}, true},
-            {"T2", DataType::Float, {0, 2, 3}, {}, true},    {"ZNU", DataType::Float, {0, 1}, {}, true},
-            {"Times", DataType::Char, {0, 6}, {}, true},     {"HGT", DataType::Float, {2, 3}, {}, false},
-            {"SCALAR", DataType::Int, {0}, {}, true}};
+  L.vars = {{"T", DataType::Float, {0, 1, 2, 3}, {}, true, {}},  {"U", DataType::Float, {0, 1, 2, 4}, {}, true, {}},
+            {"T2", DataType::Float, {0, 2, 3}, {}, true, {}},    {"ZNU", DataType::Float, {0, 1}, {}, true, {}},
+            {"Times", DataType::Char, {0, 6}, {}, true, {}},     {"HGT", DataType::Float, {2, 3}, {}, false, {}},
+            {"SCALAR", DataType::Int, {0}, {}, true, {}}};
   return L;
 }
 

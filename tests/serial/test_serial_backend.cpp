@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "backend/netcdf/netcdf_chunking.hpp"
+#include "backend/netcdf/cdf2_limits.hpp"
+#include "wrf/wrf_chunking.hpp"
 #include "backend/netcdf/netcdf_serial_backend.hpp"
 #include "layout_fixture.hpp"
 #include "nc_contents.hpp"
@@ -106,7 +107,7 @@ void write_fixture(detail::Backend& backend, const FileLayout& L, int records, M
         q.data = data[v].data() + static_cast<std::size_t>(lo * inner) * size_of(var.type);
         reqs.push_back(q);
       }
-      backend.write(reqs);
+      backend.write(reqs, {});
     }
   }
 }
@@ -179,8 +180,8 @@ TEST_P(SerialBackendFormats, WritesEveryValueAndAttribute) {
   const FileLayout L = make_fixture_layout(grid, format);
   const std::string path = scratch_dir(format == FileFormat::Cdf2 ? "fixture_cdf2.nc" : "fixture_nc4.nc");
   const int records = 3;
-  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD, options_for(format));
-  EXPECT_FALSE(backend->parallel());
+  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
+  EXPECT_FALSE(detail::backend_traits(options_for(format), 0).parallel);
   backend->create(path, L, MPI_INFO_NULL);
   write_fixture(*backend, L, records, MPI_COMM_WORLD);
   backend->close();
@@ -208,7 +209,7 @@ TEST(SerialBackend, BothFormatsHoldTheSameContents) {
   for (FileFormat f : {FileFormat::Cdf2, FileFormat::Netcdf4}) {
     const FileLayout L = make_fixture_layout(grid, f);
     const std::string path = scratch_dir(f == FileFormat::Cdf2 ? "same_cdf2.nc" : "same_nc4.nc");
-    auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD, options_for(f));
+    auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
     backend->create(path, L, MPI_INFO_NULL);
     write_fixture(*backend, L, 2, MPI_COMM_WORLD);
     backend->close();
@@ -223,11 +224,10 @@ TEST(SerialBackend, BothFormatsHoldTheSameContents) {
 
 TEST(SerialBackend, DeflateLevelIsTaken) {
   const FixtureGrid grid;
-  const FileLayout L = make_fixture_layout(grid, FileFormat::Netcdf4);
-  OutputOptions o = options_for(FileFormat::Netcdf4);
-  o.deflate_level = 5;
+  FileLayout L = make_fixture_layout(grid, FileFormat::Netcdf4);
+  L.deflate_level = 5;
   const std::string path = scratch_dir("deflate5.nc");
-  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD, o);
+  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
   backend->create(path, L, MPI_INFO_NULL);
   write_fixture(*backend, L, 1, MPI_COMM_WORLD);
   backend->close();
@@ -238,7 +238,7 @@ TEST(SerialBackend, DeflateLevelIsTaken) {
 TEST(SerialBackend, CreateFailureReachesEveryRank) {
   const FileLayout L = make_fixture_layout(FixtureGrid{}, FileFormat::Cdf2);
   const std::string path = scratch_dir("no/such/dir/file.nc");
-  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD, options_for(FileFormat::Cdf2));
+  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
   try {
     backend->create(path, L, MPI_INFO_NULL);
     FAIL() << "create in a missing directory succeeded";
@@ -258,13 +258,13 @@ TEST(SerialBackend, RequestsOnAnotherRankAreAnErrorEverywhere) {
   if (size < 2) GTEST_SKIP() << "needs 2 ranks";
   const FixtureGrid grid;
   const FileLayout L = make_fixture_layout(grid, FileFormat::Cdf2);
-  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD, options_for(FileFormat::Cdf2));
+  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
   backend->create(scratch_dir("misuse.nc"), L, MPI_INFO_NULL);
   const auto rec = fixture_record(L, 7, 0);  // ZNU
   std::vector<WriteRequest> reqs;
   if (rank_of(MPI_COMM_WORLD) == 1) reqs.push_back({7, {0, 0}, {1, grid.nz}, rec.data()});
   try {
-    backend->write(reqs);
+    backend->write(reqs, {});
     FAIL() << "rank 1's requests were accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Internal);
@@ -280,9 +280,9 @@ TEST(SerialBackend, Cdf2SizeLimitNamesTheFormatThatWorks) {
   FileLayout L;
   L.format = FileFormat::Cdf2;
   L.dims = {{"Time", 0}, {"bottom_top", 2}, {"south_north", 30000}, {"west_east", 20000}};
-  L.vars = {{"BIG", DataType::Float, {0, 1, 2, 3}, {}, true}, {"T2", DataType::Float, {0, 2, 3}, {}, true}};
+  L.vars = {{"BIG", DataType::Float, {0, 1, 2, 3}, {}, true, {}}, {"T2", DataType::Float, {0, 2, 3}, {}, true, {}}};
   const std::string path = scratch_dir("too_big_cdf2.nc");
-  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD, options_for(FileFormat::Cdf2));
+  auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
   try {
     backend->create(path, L, MPI_INFO_NULL);
     FAIL() << "netCDF-C accepted a CDF-2 record of 4.8 GB followed by another variable";
@@ -301,7 +301,8 @@ TEST(SerialBackend, Cdf2SizeLimitNamesTheFormatThatWorks) {
 
   // The same layout in netCDF-4 is fine (header only; nothing written).
   const std::string nc4 = scratch_dir("big_nc4.nc");
-  auto backend4 = detail::make_netcdf_serial_backend(MPI_COMM_WORLD, options_for(FileFormat::Netcdf4));
+  auto backend4 = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
+  L.format = FileFormat::Netcdf4;
   backend4->create(nc4, L, MPI_INFO_NULL);
   backend4->close();
 }

@@ -72,17 +72,17 @@ TEST(ScatterRows, PiecesLandBesideEachOtherInWholeRows) {
     box.lo = {rank == 0 ? 0 : 4, 0, 0};
     box.hi = {rank == 0 ? 4 : 6, 3, 1};
     const std::int64_t nim = box.extent(kAxisI) + 2;  // memory: i from lo-1 to hi+1, j from -1 to 4
-    g.mem_stride_j = nim;
-    g.mem_stride_k = 0;
+    MemoryMap map;
+    map.stride_j = nim;
     std::vector<float> memory(static_cast<std::size_t>(nim * 5), 0.f);
     for (std::int64_t j = 0; j < 3; ++j) {
       for (std::int64_t i = box.lo[kAxisI]; i < box.hi[kAxisI]; ++i) {
         memory[static_cast<std::size_t>((j + 1) * nim + (i - box.lo[kAxisI] + 1))] = static_cast<float>(10 * j + i);
       }
     }
-    // File element (i, j) at mem_origin + i + j * stride_j.
-    g.mem_origin = 1 * nim + 1 - box.lo[kAxisI];
-    scatter_rows(g, memory.data(), box, 1, 3, reinterpret_cast<std::byte*>(slab.data()), false);
+    // File element (i, j) at origin + i + j * stride_j.
+    map.origin = 1 * nim + 1 - box.lo[kAxisI];
+    scatter_rows(g, FieldSource{memory.data(), map}, box, 1, 3, reinterpret_cast<std::byte*>(slab.data()), false);
   }
   for (int r = 0; r < 2; ++r) {
     for (int i = 0; i < 6; ++i) EXPECT_EQ(slab[static_cast<std::size_t>(r * 6 + i)], static_cast<float>(10 * (r + 1) + i)) << r << "," << i;

@@ -9,8 +9,10 @@
 #include <variant>
 #include <vector>
 
+#include "backend/netcdf/cdf2_limits.hpp"
 #include "backend/netcdf/netcdf_call.hpp"
-#include "backend/netcdf/netcdf_chunking.hpp"
+#include "backend/netcdf_types.hpp"
+#include "backend/row_hyperslabs.hpp"
 #include "nwpio/error.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
@@ -23,46 +25,24 @@ FileFormat serial_file_format(const OutputOptions& options) noexcept {
 
 namespace {
 
-nc_type nc_type_of(DataType type) {
-  switch (type) {
-    case DataType::Float: return NC_FLOAT;
-    case DataType::Double: return NC_DOUBLE;
-    case DataType::Int: return NC_INT;
-    case DataType::Char: return NC_CHAR;
-  }
-  throw Error(ErrorKind::Internal, "serial netCDF backend: unknown DataType");
-}
-
 std::string join(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
   return out;
 }
 
+static_assert(NC_CHAR == kNcChar && NC_INT == kNcInt && NC_FLOAT == kNcFloat && NC_DOUBLE == kNcDouble);
+
 void put_attribute(int ncid, int varid, const Attribute& att, const std::string& owner, const std::string& path) {
-  const std::string call = "nc_put_att(" + owner + ":" + att.name + ")";
-  std::visit(
-      [&](const auto& value) {
-        using V = std::decay_t<decltype(value)>;
-        const char* name = att.name.c_str();
-        if constexpr (std::is_same_v<V, std::string>) {
-          netcdf_check(nc_put_att_text(ncid, varid, name, value.size(), value.data()), call, path);
-        } else if constexpr (std::is_same_v<V, std::vector<std::int32_t>>) {
-          netcdf_check(nc_put_att_int(ncid, varid, name, NC_INT, value.size(), value.data()), call, path);
-        } else if constexpr (std::is_same_v<V, std::vector<float>>) {
-          netcdf_check(nc_put_att_float(ncid, varid, name, NC_FLOAT, value.size(), value.data()), call, path);
-        } else {
-          static_assert(std::is_same_v<V, std::vector<double>>);
-          netcdf_check(nc_put_att_double(ncid, varid, name, NC_DOUBLE, value.size(), value.data()), call, path);
-        }
-      },
-      att.value);
+  put_attribute_values(att, [&](int type, const auto& values) {
+    netcdf_check(nc_put_att(ncid, varid, att.name.c_str(), type, values.size(), values.data()),
+                 "nc_put_att(" + owner + ":" + att.name + ")", path);
+  });
 }
 
 class NetcdfSerialBackend final : public Backend {
  public:
-  NetcdfSerialBackend(MPI_Comm comm, const OutputOptions& options)
-      : comm_(comm), format_(serial_file_format(options)), deflate_level_(options.deflate_level) {
+  explicit NetcdfSerialBackend(MPI_Comm comm) : comm_(comm) {
     mpi_check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   }
 
@@ -71,19 +51,20 @@ class NetcdfSerialBackend final : public Backend {
     if (ncid_ >= 0) nc_close(ncid_);
   }
 
-  bool parallel() const noexcept override { return false; }
-
   void create(const std::string& path, const FileLayout& layout, MPI_Info /*info: MPI-IO hints do not apply*/) override {
+    layout_ = layout;  // every rank: placement() is answered everywhere
     run_and_agree(comm_, [&] {
       if (rank_ == 0) create_on_root(path, layout);
     });
   }
 
-  void write(std::span<const WriteRequest> requests, const FileBytes& bytes) override {
+  // Slabs in native order, variables back to back (netCDF-C converts itself).
+  SlabPlacement placement() override { return compact_placement(layout_); }
+
+  void write(std::span<const WriteRequest> requests, const Slab& slab) override {
     run_and_agree(comm_, [&] {
-      if (bytes.size > 0) throw Error(ErrorKind::Internal, "serial netCDF backend: file bytes are not taken");
       if (rank_ != 0) {
-        if (!requests.empty()) {
+        if (!requests.empty() || slab.size > 0) {
           throw Error(ErrorKind::Internal, "serial netCDF backend: rank " + std::to_string(rank_) + " was handed " +
                                                std::to_string(requests.size()) + " write requests; only rank 0 writes");
         }
@@ -91,6 +72,7 @@ class NetcdfSerialBackend final : public Backend {
       }
       if (ncid_ < 0) throw Error(ErrorKind::State, "serial netCDF backend: write() without an open file");
       for (const auto& r : requests) put(r);
+      put_slab(slab);
     });
   }
 
@@ -129,6 +111,8 @@ class NetcdfSerialBackend final : public Backend {
 
   void create_on_root(const std::string& path, const FileLayout& layout) {
     if (ncid_ >= 0) throw Error(ErrorKind::State, "serial netCDF backend: create('" + path + "') while '" + path_ + "' is open");
+    format_ = layout.format;
+    deflate_level_ = layout.deflate_level;
     if (format_ == FileFormat::Netcdf4 && (deflate_level_ < 0 || deflate_level_ > 9)) {
       throw Error(ErrorKind::Config, "deflate_level " + std::to_string(deflate_level_) + " is outside 0..9");
     }
@@ -174,11 +158,11 @@ class NetcdfSerialBackend final : public Backend {
     }
   }
 
-  // WRF's netCDF-4 storage: horizontal fields chunked (netcdf_chunking.hpp), shuffle + deflate.
+  // netCDF-4 storage: the layout's chunk shapes (WRF's, decided by the core), shuffle + deflate.
   // Their chunk cache starts at 0 bytes: a write that covers whole chunks goes straight to
   // the file, and no variable keeps chunks in memory once written (see put()).
   void define_storage(const FileLayout& layout, const FileLayout::Var& var, VarState& st) {
-    const std::vector<std::size_t> chunks = wrf_chunk_sizes(layout, var);
+    const std::vector<std::size_t>& chunks = var.chunks;
     if (chunks.empty()) return;
     const std::string& name = var.name;
     netcdf_check(nc_def_var_chunking(ncid_, st.varid, NC_CHUNKED, chunks.data()), "nc_def_var_chunking(" + name + ")", path_);
@@ -251,14 +235,30 @@ class NetcdfSerialBackend final : public Backend {
     }
   }
 
+  // A slab's pieces as hyperslabs of their variables (data contiguous in file order).
+  void put_slab(const Slab& slab) {
+    for (const SlabPiece& p : slab.pieces) {
+      const FileLayout::Var& var = layout_.vars[static_cast<std::size_t>(p.var)];
+      for (const Hyperslab& h : row_hyperslabs(layout_, var, slab.record, p.row_begin, p.row_end)) {
+        WriteRequest r;
+        r.var = p.var;
+        r.start = h.start;
+        r.count = h.count;
+        r.data = slab.data + p.offset + h.offset;
+        put(r);
+      }
+    }
+  }
+
   void set_cache(const VarState& st, std::size_t bytes, std::size_t slots) {
     netcdf_check(nc_set_var_chunk_cache(ncid_, st.varid, bytes, slots, 1.0f), "nc_set_var_chunk_cache(" + st.name + ")", path_);
   }
 
   MPI_Comm comm_;
   int rank_ = 0;
-  FileFormat format_;
-  int deflate_level_;
+  FileLayout layout_;
+  FileFormat format_ = FileFormat::Cdf2;
+  int deflate_level_ = 0;
   int ncid_ = -1;
   std::string path_;
   std::vector<VarState> vars_;
@@ -266,8 +266,8 @@ class NetcdfSerialBackend final : public Backend {
 
 }  // namespace
 
-std::unique_ptr<Backend> make_netcdf_serial_backend(MPI_Comm comm, const OutputOptions& options) {
-  return std::make_unique<NetcdfSerialBackend>(comm, options);
+std::unique_ptr<Backend> make_netcdf_serial_backend(MPI_Comm comm) {
+  return std::make_unique<NetcdfSerialBackend>(comm);
 }
 
 }  // namespace nwpio::detail

@@ -1,3 +1,9 @@
+// L0: the PnetCDF backend (io_form 11). Requests go through PnetCDF (iput + one wait_all per
+// round); slabs are already the file's bytes (big-endian, at PnetCDF's own offsets) and go
+// through a second MPI-IO handle on the same file with one MPI_File_write_at_all, so PnetCDF
+// neither swaps them (in place, then back) nor copies them. PnetCDF keeps the header and the
+// record count: the rows of Times in a slab also go through it (the same bytes, from the same
+// rank, one after the other). The two handles write disjoint bytes otherwise.
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
 
 #include <pnetcdf.h>
@@ -5,19 +11,21 @@
 #include <array>
 #include <optional>
 #include <string>
-#include <type_traits>
-#include <variant>
 
+#include "backend/netcdf_types.hpp"
 #include "backend/pnetcdf/pnetcdf_check.hpp"
+#include "backend/pnetcdf/pnetcdf_layout.hpp"
+#include "backend/row_hyperslabs.hpp"
 #include "nwpio/error.hpp"
 #include "util/mpi_call.hpp"
 
 namespace nwpio::detail {
 
+static_assert(NC_CHAR == kNcChar && NC_INT == kNcInt && NC_FLOAT == kNcFloat && NC_DOUBLE == kNcDouble);
+
 void pnetcdf_check(int rc, std::string_view call, std::string_view path) {
   if (rc == NC_NOERR) return;
-  throw Error(ErrorKind::Pnetcdf,
-              std::string(call) + " failed for " + std::string(path) + ": " + ncmpi_strerror(rc));
+  throw Error(ErrorKind::Pnetcdf, std::string(call) + " failed for " + std::string(path) + ": " + ncmpi_strerror(rc));
 }
 
 namespace {
@@ -27,16 +35,6 @@ namespace {
 // (nc_var_align_size, nc_header_align_size, ...) take precedence inside PnetCDF.
 constexpr MPI_Offset kVarAlign = 512;
 constexpr MPI_Offset kRecAlign = 4;
-
-nc_type nc_type_of(DataType t) {
-  switch (t) {
-    case DataType::Float: return NC_FLOAT;
-    case DataType::Double: return NC_DOUBLE;
-    case DataType::Int: return NC_INT;
-    case DataType::Char: return NC_CHAR;
-  }
-  return NC_NAT;
-}
 
 class PnetcdfBackend final : public Backend {
  public:
@@ -48,15 +46,15 @@ class PnetcdfBackend final : public Backend {
     if (!finalized && info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
   }
 
-  bool parallel() const noexcept override { return true; }
-
   void create(const std::string& path, const FileLayout& layout, MPI_Info info) override {
     path_ = path;
+    layout_ = layout;  // the few facts write() needs later (shapes, types), kept by value
+    record_marker_ = -1;
+    for (std::size_t v = 0; v < layout.vars.size() && record_marker_ < 0; ++v) {
+      if (layout.vars[v].record) record_marker_ = static_cast<int>(v);
+    }
     if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
-    if (info != MPI_INFO_NULL) MPI_Info_dup(info, &info_);  // the same hints for the file-bytes handle
-    // The few facts write() needs (names, types), kept so the caller's layout may go away.
-    vars_.clear();
-    for (const auto& v : layout.vars) vars_.push_back({v.name, v.type, v.record});
+    if (info != MPI_INFO_NULL) MPI_Info_dup(info, &info_);  // the same hints for the slab handle
     const int mode = NC_CLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
     int ncid = -1;
     check(ncmpi_create(comm_, path.c_str(), mode, info, &ncid), "ncmpi_create");
@@ -83,32 +81,18 @@ class PnetcdfBackend final : public Backend {
     check(ncmpi__enddef(ncid, layout.header_reserve_bytes, kVarAlign, 0, kRecAlign), "ncmpi__enddef");
   }
 
-  bool takes_file_bytes() const noexcept override { return true; }
-
-  // The data of a rearranged frame is already big-endian and contiguous per writer: it goes
-  // through a second MPI-IO handle on the same file, at the offsets PnetCDF laid out, so that
-  // PnetCDF neither swaps it (in place, then back) nor copies it. PnetCDF keeps the header and
-  // the record count (Times still goes through it). The two handles write disjoint bytes.
-  FileOffsets open_file_bytes() override {
-    FileOffsets o;
-    for (std::size_t v = 0; v < vars_.size(); ++v) {
-      MPI_Offset off = 0;
-      check(ncmpi_inq_varoffset(ncid_, static_cast<int>(v), &off), "ncmpi_inq_varoffset(" + vars_[v].name + ")");
-      o.var_begin.push_back(off);
-    }
-    MPI_Offset recsize = 0;
-    check(ncmpi_inq_recsize(ncid_, &recsize), "ncmpi_inq_recsize");
-    o.record_size = recsize;
+  SlabPlacement placement() override {
+    SlabPlacement p = pnetcdf_placement(ncid_, layout_, path_);
     MPI_File fh = MPI_FILE_NULL;
-    const int rc = MPI_File_open(comm_, path_.c_str(), MPI_MODE_WRONLY, info_, &fh);
-    mpi_io_check(rc, "MPI_File_open");
+    mpi_io_check(MPI_File_open(comm_, path_.c_str(), MPI_MODE_WRONLY, info_, &fh), "MPI_File_open");
     fh_ = fh;
-    return o;
+    record_stride_ = p.record_stride;
+    return p;
   }
 
-  void write(std::span<const WriteRequest> requests, const FileBytes& bytes) override {
+  void write(std::span<const WriteRequest> requests, const Slab& slab) override {
     // Post every request; a failure is remembered, and this rank still joins ncmpi_wait_all
-    // (collective) before throwing, so that no rank hangs.
+    // and the slab write (both collective) before throwing, so that no rank hangs.
     std::optional<Error> failed;
     requests_.clear();
     for (const WriteRequest& r : requests) {
@@ -118,21 +102,25 @@ class PnetcdfBackend final : public Backend {
         if (!failed) failed = e;
       }
     }
+    try {
+      post_record_marker(slab);
+    } catch (const Error& e) {
+      if (!failed) failed = e;
+    }
     statuses_.assign(requests_.size(), NC_NOERR);
     const int rc = ncmpi_wait_all(ncid_, static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
-    // The file bytes join their own collective even after a failure above (no rank hangs).
-    std::optional<Error> bytes_failed;
+    std::optional<Error> slab_failed;
     if (fh_ != MPI_FILE_NULL) {
       try {
-        write_bytes(bytes);
+        write_slab(slab);
       } catch (const Error& e) {
-        bytes_failed = e;
+        slab_failed = e;
       }
     }
     if (failed) throw *failed;
     check(rc, "ncmpi_wait_all");
     for (int s : statuses_) check(s, "ncmpi_wait_all (request status)");
-    if (bytes_failed) throw *bytes_failed;
+    if (slab_failed) throw *slab_failed;
   }
 
   void close() override {
@@ -147,23 +135,7 @@ class PnetcdfBackend final : public Backend {
     check(ncmpi_close(ncid), "ncmpi_close");
   }
 
-  LayoutFacts layout_facts() const override {
-    LayoutFacts facts;
-    if (ncid_ < 0) return facts;
-    MPI_Offset size = 0, extent = 0;
-    if (ncmpi_inq_header_size(ncid_, &size) != NC_NOERR || ncmpi_inq_header_extent(ncid_, &extent) != NC_NOERR) {
-      return facts;
-    }
-    facts.known = true;
-    facts.header_size = size;
-    facts.header_extent = extent;
-    for (std::size_t v = 0; v < vars_.size(); ++v) {
-      MPI_Offset off = 0;
-      if (ncmpi_inq_varoffset(ncid_, static_cast<int>(v), &off) == NC_NOERR) facts.var_offsets[vars_[v].name] = off;
-      if (vars_[v].record) facts.record_vars.insert(vars_[v].name);
-    }
-    return facts;
-  }
+  LayoutFacts layout_facts() const override { return pnetcdf_layout_facts(ncid_, layout_); }
 
   void abandon() noexcept override {
     ncid_ = -1;
@@ -180,41 +152,51 @@ class PnetcdfBackend final : public Backend {
 
   // Collective: every rank calls it, with size 0 when it has nothing (counts are MPI ints:
   // the rearranger bounds a round below INT_MAX).
-  void write_bytes(const FileBytes& bytes) {
+  void write_slab(const Slab& slab) {
     MPI_Status status;
-    const int count = static_cast<int>(bytes.size);
-    mpi_io_check(MPI_File_write_at_all(fh_, static_cast<MPI_Offset>(bytes.offset), bytes.data, count, MPI_BYTE, &status),
-                 "MPI_File_write_at_all");
+    const int count = static_cast<int>(slab.size);
+    const MPI_Offset offset = slab.position + static_cast<MPI_Offset>(slab.record) * record_stride_;
+    mpi_io_check(MPI_File_write_at_all(fh_, offset, slab.data, count, MPI_BYTE, &status), "MPI_File_write_at_all");
     int written = count;
     MPI_Get_count(&status, MPI_BYTE, &written);
     if (written != count) {
       throw Error(ErrorKind::Io, "MPI_File_write_at_all wrote " + std::to_string(written) + " of " +
-                                     std::to_string(count) + " bytes at offset " + std::to_string(bytes.offset) +
-                                     " of " + path_);
+                                     std::to_string(count) + " bytes at offset " + std::to_string(offset) + " of " +
+                                     path_);
+    }
+  }
+
+  // PnetCDF counts records only through its own writes: the rows of the first record variable
+  // (Times, characters: the same bytes in either byte order) that this slab holds also go
+  // through PnetCDF.
+  void post_record_marker(const Slab& slab) {
+    for (const SlabPiece& p : slab.pieces) {
+      if (p.var != record_marker_) continue;
+      const FileLayout::Var& var = layout_.vars[static_cast<std::size_t>(p.var)];
+      if (var.type != DataType::Char) {
+        throw Error(ErrorKind::Internal, "PnetCDF backend: the first record variable " + var.name + " is not text");
+      }
+      for (const Hyperslab& h : row_hyperslabs(layout_, var, slab.record, p.row_begin, p.row_end)) {
+        WriteRequest r;
+        r.var = p.var;
+        r.start = h.start;
+        r.count = h.count;
+        r.data = slab.data + p.offset + h.offset;
+        post(r);
+      }
+      return;
     }
   }
 
   void put_attribute(int varid, const std::string& owner, const Attribute& a) {
-    const std::string call = "ncmpi_put_att(" + owner + ":" + a.name + ")";
-    std::visit(
-        [&](const auto& value) {
-          using T = std::decay_t<decltype(value)>;
-          const auto n = static_cast<MPI_Offset>(value.size());
-          if constexpr (std::is_same_v<T, std::string>) {
-            check(ncmpi_put_att_text(ncid_, varid, a.name.c_str(), n, value.data()), call);
-          } else if constexpr (std::is_same_v<T, std::vector<std::int32_t>>) {
-            check(ncmpi_put_att_int(ncid_, varid, a.name.c_str(), NC_INT, n, value.data()), call);
-          } else if constexpr (std::is_same_v<T, std::vector<float>>) {
-            check(ncmpi_put_att_float(ncid_, varid, a.name.c_str(), NC_FLOAT, n, value.data()), call);
-          } else {
-            check(ncmpi_put_att_double(ncid_, varid, a.name.c_str(), NC_DOUBLE, n, value.data()), call);
-          }
-        },
-        a.value);
+    put_attribute_values(a, [&](int type, const auto& values) {
+      check(ncmpi_put_att(ncid_, varid, a.name.c_str(), type, static_cast<MPI_Offset>(values.size()), values.data()),
+            "ncmpi_put_att(" + owner + ":" + a.name + ")");
+    });
   }
 
   void post(const WriteRequest& r) {
-    // PnetCDF's NC_MAX_VAR_DIMS is INT_MAX; nwpio's variables have at most 4 dimensions.
+    // nwpio's variables have at most 4 dimensions.
     std::array<MPI_Offset, 8> start{}, count{};
     if (r.start.size() > start.size()) throw Error(ErrorKind::Internal, "write request with too many dimensions");
     for (std::size_t d = 0; d < r.start.size(); ++d) {
@@ -222,43 +204,39 @@ class PnetcdfBackend final : public Backend {
       count[d] = r.count[d];
       if (count[d] == 0) return;  // nothing to write
     }
-    const int var = r.var;
-    const VarInfo& info = vars_[static_cast<std::size_t>(var)];
+    const FileLayout::Var& var = layout_.vars[static_cast<std::size_t>(r.var)];
     int req = NC_REQ_NULL;
     int rc = NC_NOERR;
     if (r.mem_type != MPI_DATATYPE_NULL) {
-      rc = ncmpi_iput_vara(ncid_, var, start.data(), count.data(), r.data, 1, r.mem_type, &req);
+      rc = ncmpi_iput_vara(ncid_, r.var, start.data(), count.data(), r.data, 1, r.mem_type, &req);
     } else {
-      switch (info.type) {
+      switch (var.type) {  // native data of the variable's own type
         case DataType::Float:
-          rc = ncmpi_iput_vara_float(ncid_, var, start.data(), count.data(), static_cast<const float*>(r.data), &req);
+          rc = ncmpi_iput_vara_float(ncid_, r.var, start.data(), count.data(), static_cast<const float*>(r.data), &req);
           break;
         case DataType::Double:
-          rc = ncmpi_iput_vara_double(ncid_, var, start.data(), count.data(), static_cast<const double*>(r.data), &req);
+          rc = ncmpi_iput_vara_double(ncid_, r.var, start.data(), count.data(), static_cast<const double*>(r.data), &req);
           break;
         case DataType::Int:
-          rc = ncmpi_iput_vara_int(ncid_, var, start.data(), count.data(), static_cast<const int*>(r.data), &req);
+          rc = ncmpi_iput_vara_int(ncid_, r.var, start.data(), count.data(), static_cast<const int*>(r.data), &req);
           break;
         case DataType::Char:
-          rc = ncmpi_iput_vara_text(ncid_, var, start.data(), count.data(), static_cast<const char*>(r.data), &req);
+          rc = ncmpi_iput_vara_text(ncid_, r.var, start.data(), count.data(), static_cast<const char*>(r.data), &req);
           break;
       }
     }
-    check(rc, "ncmpi_iput_vara(" + info.name + ")");
+    check(rc, "ncmpi_iput_vara(" + var.name + ")");
     requests_.push_back(req);
   }
 
   MPI_Comm comm_;
   MPI_Info info_ = MPI_INFO_NULL;
-  MPI_File fh_ = MPI_FILE_NULL;  // file bytes (open_file_bytes), beside PnetCDF's own handle
+  MPI_File fh_ = MPI_FILE_NULL;  // slabs (after placement()), beside PnetCDF's own handle
   int ncid_ = -1;
   std::string path_;
-  struct VarInfo {
-    std::string name;
-    DataType type;
-    bool record;
-  };
-  std::vector<VarInfo> vars_;
+  FileLayout layout_;
+  MPI_Offset record_stride_ = 0;
+  int record_marker_ = -1;  // the first record variable (Times): its rows also go through PnetCDF
   std::vector<int> requests_, statuses_;
 };
 

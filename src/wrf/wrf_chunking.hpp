@@ -1,13 +1,13 @@
-// Storage choices of io_form 2 that depend only on the layout: WRF's netCDF-4 chunk shapes and
-// the CDF-2 variable size limit that netCDF-C enforces at nc_enddef.
+// WRF's netCDF-4 chunk shapes (wrf_io.F90, ext_ncd_write_field), decided from the dimension
+// names WRF uses. The core puts them into the FileLayout (FileLayout::Var::chunks); a backend
+// that chunks takes them from there and never needs WRF's names.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
-#include "backend/backend.hpp"
+#include "layout/file_layout.hpp"
 
 namespace nwpio::detail {
 
@@ -26,12 +26,5 @@ bool is_horizontal_field(const FileLayout& layout, const FileLayout::Var& var);
 // horizontal plane over all levels of one record. Empty for other variables: they keep
 // netCDF-C's default storage and are not compressed, as in WRF.
 std::vector<std::size_t> wrf_chunk_sizes(const FileLayout& layout, const FileLayout::Var& var);
-
-// The variables over CDF-2's (64-bit offset) size limit: one record of a record variable, or a
-// whole fixed variable, above 4 GiB - 4 bytes. netCDF-C (NC_check_vlens at nc_enddef) accepts
-// one such variable only when it is the last of its kind (and a large fixed one only without
-// record variables); otherwise it returns NC_EVARSIZE. Names with sizes, e.g.
-// "T (5.20 GB per record)"; empty when no variable is that large.
-std::vector<std::string> cdf2_oversize_variables(const FileLayout& layout);
 
 }  // namespace nwpio::detail

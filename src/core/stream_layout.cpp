@@ -1,12 +1,12 @@
-#include "core/file_layout.hpp"
+#include "core/stream_layout.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 
-#include "backend/netcdf/netcdf_serial_backend.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
+#include "wrf/wrf_chunking.hpp"
 
 namespace nwpio::detail {
 
@@ -44,48 +44,13 @@ std::int64_t dimension_length(const std::string& name, const Schema& schema,
                                      ", which is neither a grid dimension nor defined with Schema::add_dimension");
 }
 
-// Fills the memory strides of `g` for this rank: where element (i, j, k) of the file lives in
-// the array the model hands to put().
-void set_memory_geometry(FieldGeometry& g, const VarSpec& spec, const Decomposition& d) {
-  const Box& mem = d.memory();
-  const Box& dom = d.domain();
-  const bool grid_k = spec.vertical_dim.empty();
-  // k of the model's vertical grid lives at kms:kme; a named dimension at [0, length).
-  const std::int64_t mk0 = grid_k ? mem.lo[kAxisK] : 0;
-  const std::int64_t nkm = grid_k ? mem.extent(kAxisK) : g.nk;
-  const std::int64_t gk0 = grid_k ? dom.lo[kAxisK] : 0;
-  const std::int64_t nim = mem.extent(kAxisI), njm = mem.extent(kAxisJ);
-  const std::int64_t di = dom.lo[kAxisI] - mem.lo[kAxisI];
-  const std::int64_t dj = dom.lo[kAxisJ] - mem.lo[kAxisJ];
-  switch (spec.memory_order) {
-    case MemoryOrder::XZY:  // (i, k, j)
-      g.mem_stride_k = nim;
-      g.mem_stride_j = nim * nkm;
-      break;
-    case MemoryOrder::XYZ:  // (i, j, k)
-      g.mem_stride_j = nim;
-      g.mem_stride_k = nim * njm;
-      break;
-    case MemoryOrder::XY:
-      g.mem_stride_j = nim;
-      g.mem_stride_k = 0;
-      break;
-    case MemoryOrder::Z:
-      g.mem_origin = gk0 - mk0;
-      g.mem_stride_k = 1;
-      return;
-    case MemoryOrder::Scalar: return;
-  }
-  g.mem_origin = di + dj * g.mem_stride_j + (gk0 - mk0) * g.mem_stride_k;
-}
-
 // The part of the file every rank writes: its patch cut to the field's staggered extent,
 // shifted to file indices; k from the patch for the vertical grid, whole for a named dimension.
-void set_file_boxes(FieldGeometry& g, const VarSpec& spec, const Decomposition& d) {
-  const Box& dom = d.domain();
+void set_file_boxes(FieldGeometry& g, const VarSpec& spec, const Grid& d) {
+  const Box& dom = d.domain;
   const bool grid_k = spec.vertical_dim.empty() && is_3d(spec.memory_order);
-  g.file_boxes.reserve(d.all_patches().size());
-  for (const Box& patch : d.all_patches()) {
+  g.file_boxes.reserve(d.patches.size());
+  for (const Box& patch : d.patches) {
     const Box w = Decomposition::write_box(patch, dom, spec.stagger);
     Box f;
     for (int a = 0; a < 2; ++a) {
@@ -106,14 +71,54 @@ void set_file_boxes(FieldGeometry& g, const VarSpec& spec, const Decomposition& 
 
 }  // namespace
 
-StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, const OutputOptions& options) {
+MemoryMap memory_map(const FieldGeometry& g, const Box& mem, const Box& dom) {
+  MemoryMap m;
+  // k of the model's vertical grid lives at kms:kme; a named dimension at [0, length).
+  const std::int64_t mk0 = g.grid_k ? mem.lo[kAxisK] : 0;
+  const std::int64_t nkm = g.grid_k ? mem.extent(kAxisK) : g.nk;
+  const std::int64_t gk0 = g.grid_k ? dom.lo[kAxisK] : 0;
+  const std::int64_t nim = mem.extent(kAxisI), njm = mem.extent(kAxisJ);
+  const std::int64_t di = dom.lo[kAxisI] - mem.lo[kAxisI];
+  const std::int64_t dj = dom.lo[kAxisJ] - mem.lo[kAxisJ];
+  switch (g.order) {
+    case MemoryOrder::XZY:  // (i, k, j)
+      m.stride_k = nim;
+      m.stride_j = nim * nkm;
+      break;
+    case MemoryOrder::XYZ:  // (i, j, k)
+      m.stride_j = nim;
+      m.stride_k = nim * njm;
+      break;
+    case MemoryOrder::XY:
+      m.stride_j = nim;
+      break;
+    case MemoryOrder::Z:
+      m.origin = gk0 - mk0;
+      m.stride_k = 1;
+      return m;
+    case MemoryOrder::Scalar: return m;
+  }
+  m.origin = di + dj * m.stride_j + (gk0 - mk0) * m.stride_k;
+  return m;
+}
+
+MemoryMap compact_map(const Box& box) noexcept {
+  MemoryMap m;
+  m.stride_j = box.extent(kAxisI);
+  m.stride_k = box.extent(kAxisI) * box.extent(kAxisJ);
+  m.origin = -(box.lo[kAxisI] + box.lo[kAxisJ] * m.stride_j + box.lo[kAxisK] * m.stride_k);
+  return m;
+}
+
+StreamLayout build_stream_layout(const Schema& schema, const Grid& d, const OutputOptions& options,
+                                 const BackendTraits& traits) {
   StreamLayout out;
   FileLayout& file = out.file;
-  // io_form 2 picks its format from use_netcdf_classic; io_form 11 from options.format.
-  file.format = options.io_form == IoForm::NetcdfSerial ? serial_file_format(options) : options.format;
+  file.format = traits.format;
   file.header_reserve_bytes = options.header_reserve_bytes;
+  file.deflate_level = options.deflate_level;
   file.global_attributes = schema.global_attributes();
-  const auto grid = grid_dimensions(d.domain());
+  const auto grid = grid_dimensions(d.domain);
 
   // Per variable: its dimension names (outermost first), then collect the dimensions used.
   std::vector<std::vector<std::string>> var_dims;
@@ -146,7 +151,7 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
 
   // Times first (varid 0), then the schema's variables in schema order.
   file.vars.push_back({"Times", DataType::Char, {dim_index.at(std::string(wrf::kTime)),
-                                                 dim_index.at(std::string(wrf::kDateStrLen))}, {}, true});
+                                                 dim_index.at(std::string(wrf::kDateStrLen))}, {}, true, {}});
   out.record_bytes = wrf::kDateStrLenValue;
   FieldGeometry& times = out.times;
   times.schema_index = -1;
@@ -156,8 +161,8 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
   times.elem = 1;
   times.order = MemoryOrder::Z;
   times.nk = wrf::kDateStrLenValue;
-  times.mem_stride_k = 1;
-  times.file_boxes.assign(d.all_patches().size(), Box{});
+  times.memory.stride_k = 1;
+  times.file_boxes.assign(d.patches.size(), Box{});
   times.file_boxes[0].hi = {1, 1, times.nk};
   bool need_cdf5 = false;
   std::string cdf5_reason;
@@ -170,7 +175,7 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
   const auto& specs = schema.variables();
   for (std::size_t s = 0; s < specs.size(); ++s) {
     const VarSpec& spec = specs[s];
-    FileLayout::Var v{spec.name, spec.type, {}, spec.attributes, spec.time_dependent};
+    FileLayout::Var v{spec.name, spec.type, {}, spec.attributes, spec.time_dependent, {}};
     std::vector<std::int64_t> spatial;
     for (const std::string& n : var_dims[s]) {
       v.dims.push_back(dim_index.at(n));
@@ -187,6 +192,7 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
     g.order = spec.memory_order;
     g.decomposed = is_decomposed(spec.memory_order);
     g.record = spec.time_dependent;
+    g.grid_k = spec.vertical_dim.empty();
     const std::size_t want = is_3d(spec.memory_order) ? 3 : spec.memory_order == MemoryOrder::XY ? 2
                              : spec.memory_order == MemoryOrder::Z                                ? 1
                                                                                                    : 0;
@@ -200,16 +206,16 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
     if (want >= 2) {
       g.nj = spatial[want - 2];
       g.ni = spatial[want - 1];
-      const Box fd = d.field_domain(spec.stagger);
+      const Box fd = Decomposition::write_box(d.domain, d.domain, spec.stagger);
       if (g.ni != fd.extent(kAxisI) || g.nj != fd.extent(kAxisJ)) {
         throw Error(ErrorKind::Internal, "variable " + spec.name + ": file extents do not match the decomposition");
       }
     }
-    set_memory_geometry(g, spec, d);
+    g.memory = memory_map(g, d.memory, d.domain);
     if (g.decomposed) {
       set_file_boxes(g, spec, d);
     } else {  // rank 0 writes a variable without i and j from its own memory
-      g.file_boxes.assign(d.all_patches().size(), Box{});
+      g.file_boxes.assign(d.patches.size(), Box{});
       g.file_boxes[0].hi = {1, 1, g.nk};
     }
     (spec.time_dependent ? out.record_bytes : out.static_bytes) += g.bytes();
@@ -220,10 +226,14 @@ StreamLayout build_stream_layout(const Schema& schema, const Decomposition& d, c
     }
     out.fields.push_back(std::move(g));
   }
-  // (io_form 2 does not switch: its backend names the format that works when CDF-2 refuses.)
-  if (need_cdf5 && file.format == FileFormat::Cdf2 && options.io_form != IoForm::NetcdfSerial) {
+  // (A backend that cannot switch names the format that works when CDF-2 refuses.)
+  if (need_cdf5 && file.format == FileFormat::Cdf2 && traits.may_switch_to_cdf5) {
     file.format = FileFormat::Cdf5;
     out.format_note = "nwpio: " + cdf5_reason + ": writing CDF-5 (64-bit data) instead of CDF-2";
+  }
+  // Formats that chunk get WRF's chunk shapes (and compress those variables).
+  if (file.format == FileFormat::Netcdf4) {
+    for (FileLayout::Var& v : file.vars) v.chunks = wrf_chunk_sizes(file, v);
   }
   return out;
 }

@@ -1,6 +1,4 @@
-#include "backend/netcdf/netcdf_chunking.hpp"
-
-#include <cstdio>
+#include "wrf/wrf_chunking.hpp"
 
 #include "nwpio/wrf_conventions.hpp"
 
@@ -8,9 +6,6 @@ namespace nwpio::detail {
 namespace {
 
 bool is_one_of(const std::string& name, std::string_view a, std::string_view b) { return name == a || name == b; }
-
-// CDF-2 limit as netCDF-C checks it (X_UINT_MAX - 3: the "-3" covers rounding up to 4 bytes).
-constexpr std::int64_t kCdf2VarLimit = std::int64_t{4294967295} - 3;
 
 }  // namespace
 
@@ -47,18 +42,6 @@ std::vector<std::size_t> wrf_chunk_sizes(const FileLayout& layout, const FileLay
     chunks[ix] = halve(chunks[ix]);
   }
   return chunks;
-}
-
-std::vector<std::string> cdf2_oversize_variables(const FileLayout& layout) {
-  std::vector<std::string> out;
-  for (const auto& var : layout.vars) {
-    const std::int64_t bytes = record_bytes(layout, var);
-    if (bytes <= kCdf2VarLimit) continue;
-    char text[64];
-    std::snprintf(text, sizeof text, " (%.2f GB%s)", static_cast<double>(bytes) / 1e9, var.record ? " per record" : "");
-    out.push_back(var.name + text);
-  }
-  return out;
 }
 
 }  // namespace nwpio::detail

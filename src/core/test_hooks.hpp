@@ -1,0 +1,17 @@
+// Hooks that nwpio's own tests hand to a stream through OutputOptions::test_hooks (the public
+// header names the type only; it is defined here, outside the installed headers). A stream
+// without hooks runs exactly as in production. No global state: each stream holds its hooks.
+#pragma once
+
+#include "core/fault_injection.hpp"
+
+namespace nwpio::detail {
+
+struct TestHooks {
+  FaultInjector faults;  // one rank fails in a chosen phase (collective agreement tests)
+  // Group ranks into "nodes" of k consecutive ranks for the writers' slabs (0: ask MPI), so
+  // one machine runs the multi-node mix of shared memory and messages.
+  int ranks_per_node = 0;
+};
+
+}  // namespace nwpio::detail
