@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "config/ompio_guard.hpp"
@@ -189,10 +190,16 @@ int nwpio_wrfio_write_field(int handle, const char* date, int date_len, const ch
     OpenFile& f = open_file(handle);
     if (!f.write) throw WrfError(wrf_status::kWriteReadOnlyFile, ErrorKind::State, "file is open for reading");
     std::array<std::string, 4> keep;
-    const FieldCall call = parse_field_call(raw_args(date, date_len, var, var_len, field_type, domain_desc,
-                                                     memory_order, memory_order_len, stagger, stagger_len,
-                                                     dim_names, dim_name_len, ds, de, ms, me, ps, pe, keep));
-    f.write->write_field(call, field);
+    std::optional<FieldCall> call;
+    try {
+      call = parse_field_call(raw_args(date, date_len, var, var_len, field_type, domain_desc, memory_order,
+                                       memory_order_len, stagger, stagger_len, dim_names, dim_name_len, ds, de, ms,
+                                       me, ps, pe, keep));
+    } catch (const Error& e) {
+      f.write->reject(e);
+      throw;
+    }
+    f.write->write_field(*call, field);
     return wrf_status::kNoErr;
   });
 }

@@ -49,6 +49,10 @@ void WriteStream::remember(const Error& error) {
   if (!local_error_) local_error_ = error;
 }
 
+void WriteStream::reject(const Error& error) {
+  if (!committed_) remember(error);
+}
+
 bool WriteStream::put_global_attribute(Attribute attribute) {
   if (committed_) return false;  // WRF repeats them every frame; its own package ignores them too
   try {
@@ -202,16 +206,21 @@ void WriteStream::put_field(int index, const FieldCall& call, const void* field)
   check_against_training(v, call);
   ArrayView array;
   array.type = v.spec.type;
-  array.extents = call.memory_extents();
   array.copy = true;  // WRF may hand over a temporary and goes on integrating
-  // The model's array is the stream's memory unless WRF says otherwise for this field.
+  // The model's array is the stream's memory unless WRF says otherwise for this field; then its
+  // own box is handed over (and the extents, which Writer::put compares with the stream's
+  // memory, are not).
   Box expected = memory_;
   if (!call.vertical_dim.empty()) {
     expected.lo[kAxisK] = 0;
     expected.hi[kAxisK] = call.global_length(call.position(kAxisK));
   }
   const Box own = with_field_axes(expected, call, call.memory_box());
-  if (!(with_field_axes(expected, call, expected) == own)) array.memory = own;
+  if (own == expected) {
+    array.extents = call.memory_extents();
+  } else {
+    array.memory = own;
+  }
   std::vector<std::int32_t> logicals;
   if (call.wrf_field_type == field_type::kLogical) {
     // stored as int 0/1 whatever the compiler's .TRUE. is (gfortran 1, others -1)

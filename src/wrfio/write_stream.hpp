@@ -66,6 +66,11 @@ class WriteStream {
   // frame boundaries).
   void write_field(const FieldCall& call, const void* field);
 
+  // A call WRF made for this file that could not even be read (bad memory order, date, bounds):
+  // in the training phase it fails the commit on every rank; afterwards its variable is simply
+  // missing from the frame, which fails that frame on every rank.
+  void reject(const Error& error);
+
   void commit();  // collective
   void sync();    // collective for I/O servers (their frame is written here); else nothing
   void close();   // collective; writes a frame still open
