@@ -29,10 +29,10 @@ MemoryOrder parse_order(const std::string& var, std::string_view text) {
   if (o == "xzy") return MemoryOrder::XZY;
   if (o == "xyz") return MemoryOrder::XYZ;
   if (o == "xy") return MemoryOrder::XY;
-  if (o == "z") return MemoryOrder::Z;
+  if (o == "z" || o == "c") return MemoryOrder::Z;
   if (o == "0") return MemoryOrder::Scalar;
   fail(wrf_status::kBadMemoryOrder, ErrorKind::Unsupported, var,
-       "memory order '" + std::string(text) + "' is not supported (nwpio writes XZY, XYZ, XY, Z and 0)");
+       "memory order '" + std::string(text) + "' is not supported (nwpio writes XZY, XYZ, XY, Z, C and 0)");
 }
 
 Stagger parse_stagger(const std::string& var, std::string_view text) {
@@ -41,8 +41,9 @@ Stagger parse_stagger(const std::string& var, std::string_view text) {
   if (s == "x") return Stagger::X;
   if (s == "y") return Stagger::Y;
   if (s == "z") return Stagger::Z;
+  if (s == "xy" || s == "yx") return Stagger::XY;
   fail(wrf_status::kNotSupported, ErrorKind::Unsupported, var,
-       "stagger '" + std::string(text) + "' is not supported (nwpio writes '', X, Y and Z)");
+       "stagger '" + std::string(text) + "' is not supported (nwpio writes '', X, Y, Z and XY)");
 }
 
 DataType parse_type(const std::string& var, int field_type) {
@@ -96,10 +97,7 @@ int FieldCall::position(int axis) const noexcept {
   return -1;
 }
 
-bool FieldCall::staggered(int axis) const noexcept {
-  return (axis == kAxisI && stagger == Stagger::X) || (axis == kAxisJ && stagger == Stagger::Y) ||
-         (axis == kAxisK && stagger == Stagger::Z);
-}
+bool FieldCall::staggered(int axis) const noexcept { return staggered_along(stagger, axis); }
 
 Box FieldCall::patch_box() const noexcept {
   Box b{{0, 0, 0}, {1, 1, 1}};
@@ -156,6 +154,7 @@ FieldCall parse_field_call(const RawFieldArgs& args) {
   c.wrf_field_type = args.field_type;
   c.type = parse_type(c.name, args.field_type);
   c.order = parse_order(c.name, args.memory_order);
+  c.c_order = detail::lower(args.memory_order) == "c";
   c.stagger = parse_stagger(c.name, args.stagger);
   c.domain_desc = args.domain_desc;
   c.ndim = dimensions_of(c.order);
@@ -168,12 +167,11 @@ FieldCall parse_field_call(const RawFieldArgs& args) {
     c.patch_start[p] = args.patch_start[p];
     c.patch_end[p] = args.patch_end[p];
   }
-  c.quilt_patch = c.ndim > 0 && args.memory_start[0] == kQuiltPatchMarker && args.memory_end[0] == kQuiltPatchMarker;
+  // (WRF passes the marker for scalars too: MemoryStart is always an array of 3.)
+  c.quilt_patch = args.memory_start[0] == kQuiltPatchMarker && args.memory_end[0] == kQuiltPatchMarker;
 
-  if (c.stagger != Stagger::None && !c.staggered(kAxisI) && !c.staggered(kAxisJ) && c.position(kAxisK) < 0) {
-    fail(wrf_status::kNotSupported, ErrorKind::Unsupported, c.name, "stagger 'Z' on a field without a vertical axis");
-  }
-  if ((c.stagger == Stagger::X || c.stagger == Stagger::Y) && !c.decomposed()) {
+  if (c.stagger == Stagger::Z && c.position(kAxisK) < 0) c.stagger = Stagger::None;  // WRF's SWVISDIR, ...
+  if (c.stagger != Stagger::None && c.stagger != Stagger::Z && !c.decomposed()) {
     fail(wrf_status::kNotSupported, ErrorKind::Unsupported, c.name, "stagger X/Y on a field that is not decomposed");
   }
   // Decomposed axes carry the names their staggering implies (nwpio derives them); a k axis
@@ -189,8 +187,10 @@ FieldCall parse_field_call(const RawFieldArgs& args) {
           fail(wrf_status::kNotSupported, ErrorKind::Unsupported, c.name,
                "dimension '" + given + "' does not fit stagger '" + std::string(args.stagger) + "'");
         }
+      } else if (given.empty()) {
+        c.unnamed_k = true;  // named by WriteStream (WRF's rule needs the file's other dimensions)
       } else {
-        c.vertical_dim = given.empty() ? "DIM" + std::to_string(c.global_length(p)) : given;
+        c.vertical_dim = given;
       }
     } else if (!given.empty() && given != expected) {
       fail(wrf_status::kNotSupported, ErrorKind::Unsupported, c.name,
@@ -206,7 +206,9 @@ FieldCall parse_field_call(const RawFieldArgs& args) {
            "patch " + bounds_text(c.patch_start, c.patch_end, c.ndim) + " is not inside its domain " +
                bounds_text(c.domain_start, c.domain_end, c.ndim));
     }
-    if (!c.quilt_patch && (c.patch_start[p] < c.memory_start[p] || c.patch_end[p] > c.memory_end[p])) {
+    // (An I/O server's training call carries no memory bounds: its data come as patches later.)
+    const bool has_memory = !c.quilt_patch && c.domain_desc != kQuiltTrainingDomainDesc;
+    if (has_memory && (c.patch_start[p] < c.memory_start[p] || c.patch_end[p] > c.memory_end[p])) {
       fail(wrf_status::kDimensionError, ErrorKind::InvalidArgument, c.name,
            "memory " + bounds_text(c.memory_start, c.memory_end, c.ndim) + " does not hold the patch " +
                bounds_text(c.patch_start, c.patch_end, c.ndim));

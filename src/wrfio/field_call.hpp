@@ -48,11 +48,16 @@ struct FieldCall {
   // The k axis over a named dimension (soil_layers_stag, seed_dim_stag, ...) instead of the
   // model's vertical grid; empty otherwise.
   std::string vertical_dim;
+  // WRF passed no name for the k axis: WriteStream names it by WRF's rule (the first dimension
+  // of the same length, else DIMnnnn).
+  bool unnamed_k = false;
+  // MemoryOrder 'C' (1-D, e.g. WRF's FCX over spec_bdy_width): written as Z, attribute "C  ".
+  bool c_order = false;
 
   // Position of axis (kAxisI/J/K) in the memory order, or -1 when the field has no such axis.
   int position(int axis) const noexcept;
   bool decomposed() const noexcept { return is_decomposed(order); }
-  bool on_model_grid_k() const noexcept { return position(kAxisK) >= 0 && vertical_dim.empty(); }
+  bool on_model_grid_k() const noexcept { return position(kAxisK) >= 0 && vertical_dim.empty() && !unnamed_k; }
   bool staggered(int axis) const noexcept;
   // Global length of the dimension at memory position p (DomainEnd - DomainStart + 1).
   std::int64_t global_length(int p) const noexcept {
@@ -68,13 +73,16 @@ struct FieldCall {
 };
 
 // Checks and translates. Throws WrfError: kBadMemoryOrder (orders other than XZY, XYZ, XY, Z,
-// 0), kBadDataType (FieldType other than 104-107), kNotSupported (a stagger other than "", X, Y,
-// Z, or a decomposed axis whose dimension name is not the one its staggering implies),
+// C, 0), kBadDataType (FieldType other than 104-107), kNotSupported (a stagger other than "",
+// X, Y, Z, XY, or a decomposed axis whose dimension name is not the one its staggering implies),
 // kDimensionError (patch outside the domain, memory not holding the patch), kDateStringError.
 // Every message names the variable.
 FieldCall parse_field_call(const RawFieldArgs& args);
 
-// WRF's own names for the decomposed and vertical grid dimensions of this staggering.
+// WRF's own names for the decomposed and vertical grid dimensions of this staggering. A stagger
+// "Z" on a field without a vertical axis (WRF's restart has XY fields such as SWVISDIR with
+// stagger "Z") places nothing differently: it counts as unstaggered; the stagger attribute
+// WRF puts stays what WRF says.
 std::string grid_dimension_name(int axis, bool staggered);
 
 }  // namespace nwpio::wrfio

@@ -1,6 +1,7 @@
 #include "wrfio/write_stream.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "nwpio/wrf_conventions.hpp"
@@ -79,10 +80,49 @@ void WriteStream::put_variable_attribute(const std::string& var, Attribute attri
   set_attribute(variables_[static_cast<std::size_t>(it->second)].spec.attributes, std::move(attribute));
 }
 
-void WriteStream::define(const FieldCall& call) {
+std::string WriteStream::dimension_for(const FieldCall& call, int axis) {
+  const int p = call.position(axis);
+  const std::int64_t length = call.global_length(p);
+  std::string name;
+  if (axis != kAxisK) {
+    name = grid_dimension_name(axis, call.staggered(axis));
+  } else if (!call.unnamed_k) {
+    name = call.vertical_dim.empty() ? grid_dimension_name(kAxisK, call.staggered(kAxisK)) : call.vertical_dim;
+  } else {
+    for (const DimSpec& d : wrf_dimensions_) {
+      if (d.length == length) return d.name;
+    }
+    char slot[16];
+    std::snprintf(slot, sizeof slot, "DIM%04d", static_cast<int>(wrf_dimensions_.size() + 1));
+    name = slot;
+  }
+  for (const DimSpec& d : wrf_dimensions_) {
+    if (d.name == name) return name;
+  }
+  wrf_dimensions_.push_back({name, length});
+  return name;
+}
+
+void WriteStream::define(FieldCall call) {
   if (index_of_.count(call.name) != 0) {
     throw WrfError(wrf_status::kTwoDryRunsOneVariable, ErrorKind::Schema,
                    "variable '" + call.name + "' defined twice in the training phase");
+  }
+  // WRF defines a variable's dimensions in file order: i, j, then k.
+  for (int axis = 0; axis < 3; ++axis) {
+    if (call.position(axis) < 0) continue;
+    const std::string name = dimension_for(call, axis);
+    if (axis != kAxisK || !call.unnamed_k) continue;
+    call.unnamed_k = false;
+    if (name == grid_dimension_name(kAxisK, call.staggered(kAxisK))) continue;  // the model's grid after all
+    if (name == grid_dimension_name(kAxisK, !call.staggered(kAxisK)) || name.rfind("west_east", 0) == 0 ||
+        name.rfind("south_north", 0) == 0) {
+      throw WrfError(wrf_status::kNotSupported, ErrorKind::Unsupported,
+                     "variable '" + call.name + "': its unnamed dimension of length " +
+                         std::to_string(call.global_length(call.position(kAxisK))) +
+                         " would be the grid's '" + name + "' by WRF's naming rule; nwpio cannot write that");
+    }
+    call.vertical_dim = name;
   }
   if (!call.vertical_dim.empty()) {
     const int p = call.position(kAxisK);
@@ -113,7 +153,7 @@ void WriteStream::define(const FieldCall& call) {
   spec.time_dependent = true;  // WRF's package gives every variable the Time dimension
   spec.vertical_dim = call.vertical_dim;
   spec.attributes.push_back({"FieldType", std::vector<std::int32_t>{call.wrf_field_type}});
-  spec.attributes.push_back({"MemoryOrder", wrf::memory_order_attribute(call.order)});
+  spec.attributes.push_back({"MemoryOrder", call.c_order ? std::string("C  ") : wrf::memory_order_attribute(call.order)});
   index_of_.emplace(call.name, static_cast<int>(variables_.size()));
   variables_.push_back({call, std::move(spec)});
 }
@@ -246,18 +286,23 @@ void WriteStream::finish_frame() {
   writer_->end_frame();  // collective: the one aggregated write of the frame
 }
 
-void WriteStream::write_field(const FieldCall& call, const void* field) {
+void WriteStream::write_field(const FieldCall& in, const void* field) {
   if (!committed_) {
     try {
-      define(call);
+      define(in);
     } catch (const Error& e) {
       remember(e);
       throw;
     }
     return;
   }
-  const auto it = index_of_.find(call.name);
+  const auto it = index_of_.find(in.name);
   const int index = it == index_of_.end() ? -1 : it->second;
+  FieldCall call = in;
+  if (index >= 0) {  // a dimension WRF left unnamed was named in training
+    call.vertical_dim = variables_[static_cast<std::size_t>(index)].geometry.vertical_dim;
+    call.unnamed_k = false;
+  }
   std::optional<Error> local;
   if (index < 0) {
     local = WrfError(wrf_status::kVarNotFound, ErrorKind::Schema,

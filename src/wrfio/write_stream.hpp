@@ -64,7 +64,7 @@ class WriteStream {
 
   // Training: defines the variable (local). After commit: see the class comment (collective at
   // frame boundaries).
-  void write_field(const FieldCall& call, const void* field);
+  void write_field(const FieldCall& in, const void* field);
 
   // A call WRF made for this file that could not even be read (bad memory order, date, bounds):
   // in the training phase it fails the commit on every rank; afterwards its variable is simply
@@ -81,7 +81,8 @@ class WriteStream {
     VarSpec spec;
   };
 
-  void define(const FieldCall& call);
+  void define(FieldCall call);
+  std::string dimension_for(const FieldCall& call, int axis);
   void check_against_training(const Variable& v, const FieldCall& call) const;
   void put_field(int index, const FieldCall& call, const void* field);
   void begin_frame(const std::string& date);
@@ -104,6 +105,11 @@ class WriteStream {
   std::unordered_map<std::string, int> index_of_;
   std::vector<Attribute> global_attributes_;
   std::vector<DimSpec> named_dimensions_;
+  // WRF's own dimension table of the file: DateStrLen, then every dimension in the order the
+  // variables first use it (file order i, j, k per variable). A dimension WRF passes without a
+  // name is named as WRF's package names it: the first one of the same length, else DIMnnnn
+  // (nnnn its place in this table).
+  std::vector<DimSpec> wrf_dimensions_{{"DateStrLen", 19}};
   std::optional<Error> local_error_;  // before a Writer exists: agreed at the next collective step
 
   // The frame being received.

@@ -21,30 +21,34 @@ constexpr int kWe = 14, kSn = 11, kVert = 6, kSoil = 4, kSeed = 8, kFrames = 3;
 struct Field {
   const char* name;
   const char* order;
-  char stagger;
+  const char* stagger;
   int field_type;
-  const char* kdim;
+  const char* kdim;  // the dimension's name in the file
   int klen;
 };
 
 // The same table as wrfio_case.f90 (index + 1 is the field number of the value rule).
 const Field kFields[] = {
-    {"XLAT", "XY", ' ', 104, "", 0},
-    {"T", "XZY", ' ', 104, "bottom_top", kVert - 1},
-    {"U", "XZY", 'X', 104, "bottom_top", kVert - 1},
-    {"V", "XZY", 'Y', 104, "bottom_top", kVert - 1},
-    {"W", "XZY", 'Z', 104, "bottom_top_stag", kVert},
-    {"QXYZ", "XYZ", ' ', 104, "bottom_top", kVert - 1},
-    {"ZNU", "Z", ' ', 104, "bottom_top", kVert - 1},
-    {"ZNW", "Z", 'Z', 104, "bottom_top_stag", kVert},
-    {"ZS", "Z", 'Z', 104, "soil_layers_stag", kSoil},
-    {"TSLB", "XZY", 'Z', 104, "soil_layers_stag", kSoil},
-    {"XTIME", "0", ' ', 104, "", 0},
-    {"ITIMESTEP", "0", ' ', 106, "", 0},
-    {"ISEEDARR", "Z", 'Z', 106, "seed_dim_stag", kSeed},
-    {"LANDFLAG", "XY", ' ', 107, "", 0},
-    {"HGT_D", "XY", ' ', 105, "", 0},
-    {"IVGTYP", "XY", ' ', 106, "", 0},
+    {"XLAT", "XY", "", 104, "", 0},
+    {"T", "XZY", "", 104, "bottom_top", kVert - 1},
+    {"U", "XZY", "X", 104, "bottom_top", kVert - 1},
+    {"V", "XZY", "Y", 104, "bottom_top", kVert - 1},
+    {"W", "XZY", "Z", 104, "bottom_top_stag", kVert},
+    {"QXYZ", "XYZ", "", 104, "bottom_top", kVert - 1},
+    {"ZNU", "Z", "", 104, "bottom_top", kVert - 1},
+    {"ZNW", "Z", "Z", 104, "bottom_top_stag", kVert},
+    {"ZS", "Z", "Z", 104, "soil_layers_stag", kSoil},
+    {"TSLB", "XZY", "Z", 104, "soil_layers_stag", kSoil},
+    {"XTIME", "0", "", 104, "", 0},
+    {"ITIMESTEP", "0", "", 106, "", 0},
+    {"ISEEDARR", "Z", "Z", 106, "seed_dim_stag", kSeed},
+    {"LANDFLAG", "XY", "", 107, "", 0},
+    {"HGT_D", "XY", "", 105, "", 0},
+    {"IVGTYP", "XY", "", 106, "", 0},
+    {"SPFORC", "XY", "XY", 104, "", 0},
+    {"FCX", "C", "", 104, "soil_layers_stag", kSoil},  // unnamed: WRF's rule reuses the length
+    {"SWVIS", "XY", "Z", 104, "", 0},
+    {"MPSTATE", "C", "", 104, "DIM0010", 7},  // unnamed, new length: DIM + its place in WRF's table
 };
 
 int rule(int v, int f, int i, int j, int k) { return ((((v * 4 + f) * 8 + k) * 16 + j) * 16 + i); }
@@ -79,11 +83,13 @@ void check_variable(int nc, int index) {
   // File dimensions, slowest first: Time, then k, j, i of those the field has.
   const std::string order = f.order;
   const bool has_i = order.find('X') != std::string::npos, has_j = order.find('Y') != std::string::npos;
-  const bool has_k = order.find('Z') != std::string::npos;
+  const bool has_k = order.find('Z') != std::string::npos || order == "C";
+  const std::string stag = f.stagger;
+  const bool stag_i = stag == "X" || stag == "XY", stag_j = stag == "Y" || stag == "XY";
   std::vector<std::pair<std::string, std::size_t>> want{{"Time", kFrames}};
   if (has_k) want.emplace_back(f.kdim, static_cast<std::size_t>(f.klen));
-  if (has_j) want.emplace_back(f.stagger == 'Y' ? "south_north_stag" : "south_north", f.stagger == 'Y' ? kSn : kSn - 1);
-  if (has_i) want.emplace_back(f.stagger == 'X' ? "west_east_stag" : "west_east", f.stagger == 'X' ? kWe : kWe - 1);
+  if (has_j) want.emplace_back(stag_j ? "south_north_stag" : "south_north", stag_j ? kSn : kSn - 1);
+  if (has_i) want.emplace_back(stag_i ? "west_east_stag" : "west_east", stag_i ? kWe : kWe - 1);
   int ndims = 0, dims[NC_MAX_VAR_DIMS];
   nc_type type;
   nc_inq_var(nc, id, nullptr, &type, &ndims, dims, nullptr);
@@ -100,11 +106,15 @@ void check_variable(int nc, int index) {
   if (type != want_type) fail(name + ": type " + std::to_string(type));
   // Attributes: FieldType, MemoryOrder (WRF's file order), then what the training phase put.
   if (num_att<int>(nc, id, "FieldType") != std::vector<int>{f.field_type}) fail(name + ": FieldType");
-  const std::string memord = order == "XZY" || order == "XYZ" ? "XYZ" : order == "XY" ? "XY " : order == "Z" ? "Z  " : "0  ";
+  const std::string memord = order == "XZY" || order == "XYZ" ? "XYZ"
+                             : order == "XY"                  ? "XY "
+                             : order == "Z"                   ? "Z  "
+                             : order == "C"                   ? "C  "
+                                                              : "0  ";
   if (text_att(nc, id, "MemoryOrder") != memord) fail(name + ": MemoryOrder '" + text_att(nc, id, "MemoryOrder") + "'");
   if (text_att(nc, id, "description") != "desc of " + name) fail(name + ": description");
   if (text_att(nc, id, "units") != "m s-1") fail(name + ": units");
-  const std::string stagger = f.stagger == ' ' ? std::string(1, '\0') : std::string(1, f.stagger);
+  const std::string stagger = stag.empty() ? std::string(1, '\0') : stag;
   if (text_att(nc, id, "stagger") != stagger) fail(name + ": stagger (an empty one is one NUL, as WRF writes it)");
   if (has_i && text_att(nc, id, "coordinates") != "XLONG XLAT XTIME") fail(name + ": coordinates");
   int natts = 0;
@@ -165,7 +175,8 @@ int main(int argc, char** argv) {
                                                 {"west_east", kWe - 1},    {"south_north", kSn - 1},
                                                 {"bottom_top", kVert - 1}, {"bottom_top_stag", kVert},
                                                 {"soil_layers_stag", kSoil}, {"west_east_stag", kWe},
-                                                {"south_north_stag", kSn}, {"seed_dim_stag", kSeed}};
+                                                {"south_north_stag", kSn}, {"seed_dim_stag", kSeed},
+                                                {"DIM0010", 7}};
   int ndims = 0;
   nc_inq_ndims(nc, &ndims);
   if (ndims != static_cast<int>(dims.size())) fail(std::to_string(ndims) + " dimensions");

@@ -23,13 +23,13 @@ module wrfio_case
   type field_t
     character(len=16) :: name
     character(len=3) :: order      ! XZY, XYZ, XY, Z, 0
-    character(len=1) :: stagger    ! ' ', X, Y, Z
+    character(len=2) :: stagger    ! ' ', X, Y, Z, XY
     integer :: field_type          ! 104 real, 105 double, 106 integer, 107 logical
-    character(len=20) :: kdim      ! name of the k dimension ('' for none)
+    character(len=20) :: kdim      ! name of the k dimension ('' for none, or unnamed as WRF passes some)
     integer :: klen                ! its length
   end type
 
-  integer, parameter :: nfields = 16
+  integer, parameter :: nfields = 20
   type(field_t), parameter :: fields(nfields) = [ &
     field_t('XLAT', 'XY', ' ', 104, '', 0), &
     field_t('T', 'XZY', ' ', 104, 'bottom_top', E_VERT - 1), &
@@ -46,7 +46,14 @@ module wrfio_case
     field_t('ISEEDARR', 'Z', 'Z', 106, 'seed_dim_stag', NSEED), &
     field_t('LANDFLAG', 'XY', ' ', 107, '', 0), &
     field_t('HGT_D', 'XY', ' ', 105, '', 0), &
-    field_t('IVGTYP', 'XY', ' ', 106, '', 0)]
+    field_t('IVGTYP', 'XY', ' ', 106, '', 0), &
+    ! from WRF's restart file: staggered along x and y; memory order C with an unnamed dimension
+    ! (WRF names it after the first dimension of that length, here soil_layers_stag, else DIMnnnn);
+    ! an XY field with stagger Z
+    field_t('SPFORC', 'XY', 'XY', 104, '', 0), &
+    field_t('FCX', 'C', ' ', 104, '', NSOIL), &
+    field_t('SWVIS', 'XY', 'Z', 104, '', 0), &
+    field_t('MPSTATE', 'C', ' ', 104, '', 7)]
 
 contains
 
@@ -100,8 +107,8 @@ contains
     type(field_t) :: f
     f = fields(v)
     ide = E_WE - 1; jde = E_SN - 1
-    if (f%stagger == 'X') ide = E_WE
-    if (f%stagger == 'Y') jde = E_SN
+    if (f%stagger == 'X' .or. f%stagger == 'XY') ide = E_WE
+    if (f%stagger == 'Y' .or. f%stagger == 'XY') jde = E_SN
     kde = f%klen
     ipe = min(g%ipe, ide); jpe = min(g%jpe, jde)
     ! per axis i, j, k: domain [1, end], memory, patch
@@ -113,7 +120,7 @@ contains
     case ('XZY'); ndim = 3; ax = [1, 3, 2]
     case ('XYZ'); ndim = 3; ax = [1, 2, 3]
     case ('XY'); ndim = 2; ax = [1, 2, 0]
-    case ('Z'); ndim = 1; ax = [3, 0, 0]
+    case ('Z', 'C'); ndim = 1; ax = [3, 0, 0]
       plo(3) = 1; phi(3) = kde   ! 1-D fields: the whole field on every rank
     case default; ndim = 0; ax = 0
     end select

@@ -119,7 +119,7 @@ contains
     if (order == 'XZY') ax = [1, 3, 2]
     if (order == 'XYZ') ax = [1, 2, 3]
     if (order == 'XY ') ax = [1, 2, 0]
-    if (order == 'Z  ') ax = [3, 0, 0]
+    if (order == 'Z  ' .or. order == 'C  ') ax = [3, 0, 0]
     at = 0
     do c = ms(3), me(3)
       do b = ms(2), me(2)
@@ -141,14 +141,14 @@ contains
     character(len=80), intent(out) :: names(3)
     character(len=80) :: x, y
     x = 'west_east'; y = 'south_north'
-    if (fields(v)%stagger == 'X') x = 'west_east_stag'
-    if (fields(v)%stagger == 'Y') y = 'south_north_stag'
+    if (fields(v)%stagger == 'X' .or. fields(v)%stagger == 'XY') x = 'west_east_stag'
+    if (fields(v)%stagger == 'Y' .or. fields(v)%stagger == 'XY') y = 'south_north_stag'
     names = ' '
     select case (trim(fields(v)%order))
     case ('XZY'); names = [x, fields(v)%kdim // repeat(' ', 60), y]
     case ('XYZ'); names = [x, y, fields(v)%kdim // repeat(' ', 60)]
     case ('XY'); names(1) = x; names(2) = y
-    case ('Z'); names(1) = fields(v)%kdim
+    case ('Z', 'C'); names(1) = fields(v)%kdim
     end select
   end subroutine
 
@@ -267,6 +267,8 @@ contains
                 all(de == [E_WE, E_SN - 1, E_VERT - 1]), 'get_var_info U')
     call ext_pnc_get_var_info(dh, 'LANDFLAG', nd, order, stag, ds, de, wrftype, status)
     call expect(status == 0 .and. nd == 2 .and. order == 'XY ' .and. wrftype == 107, 'get_var_info LANDFLAG')
+    call ext_pnc_get_var_info(dh, 'FCX', nd, order, stag, ds, de, wrftype, status)
+    call expect(status == 0 .and. nd == 1 .and. order == 'C  ' .and. de(1) == NSOIL, 'get_var_info FCX')
   end subroutine
 
 end program wrfio_driver
