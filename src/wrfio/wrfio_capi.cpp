@@ -181,7 +181,7 @@ int nwpio_wrfio_iosync(int handle) {
   });
 }
 
-int nwpio_wrfio_write_field(int handle, const char* date, int date_len, const char* var, int var_len,
+int nwpio_wrfio_write_field(int handle, const char* date, int date_len, const char* var_name, int var_len,
                             const void* field, int field_type, int domain_desc, const char* memory_order,
                             int memory_order_len, const char* stagger, int stagger_len, const char* dim_names,
                             int dim_name_len, const int* ds, const int* de, const int* ms, const int* me,
@@ -192,12 +192,19 @@ int nwpio_wrfio_write_field(int handle, const char* date, int date_len, const ch
     std::array<std::string, 4> keep;
     std::optional<FieldCall> call;
     try {
-      call = parse_field_call(raw_args(date, date_len, var, var_len, field_type, domain_desc, memory_order,
+      call = parse_field_call(raw_args(date, date_len, var_name, var_len, field_type, domain_desc, memory_order,
                                        memory_order_len, stagger, stagger_len, dim_names, dim_name_len, ds, de, ms,
                                        me, ps, pe, keep));
-    } catch (const Error& e) {
-      f.write->reject(e);
-      throw;
+    } catch (const WrfError& e) {
+      if (e.wrf_status() != wrf_status::kBadMemoryOrder) {
+        f.write->reject(e);
+        throw;
+      }
+      // As WRF's own packages: the variable is not written; said once, in training.
+      const std::string var = fortran_string(var_name, var_len);
+      const bool again = f.write->skipped(var) || f.write->file_state() != file_state::kOpenedNotCommitted;
+      f.write->skip(var, e);
+      throw WrfError(e.wrf_status(), e.kind(), std::string(e.what()) + "; the variable is not written", again);
     }
     f.write->write_field(*call, field);
     return wrf_status::kNoErr;

@@ -71,6 +71,9 @@ void WriteStream::put_variable_attribute(const std::string& var, Attribute attri
                    "attribute '" + attribute.name + "' of '" + var + "' after open_for_write_commit");
   }
   const auto it = index_of_.find(var);
+  if (it == index_of_.end() && skipped(var)) {
+    throw WrfError(wrf_status::kVarNotFound, ErrorKind::Schema, "variable '" + var + "' is not written", true);
+  }
   if (it == index_of_.end()) {
     WrfError e(wrf_status::kVarNotFound, ErrorKind::Schema,
                "attribute '" + attribute.name + "' for variable '" + var + "', which was not defined (write_field) before");
@@ -162,18 +165,36 @@ void WriteStream::commit() {
   if (committed_) {
     throw WrfError(wrf_status::kBadFileStatus, ErrorKind::State, "open_for_write_commit called twice");
   }
+  // WRF goes on as if the commit had worked: after a failure every later call of this file
+  // returns an error status without writing anything.
+  committed_ = true;
+  failed_ = true;
   detail::agree(comm_, local_error_);  // a training error on any rank fails the commit on all
   local_error_.reset();
-  committed_ = true;
   arrived_.assign(variables_.size(), false);
   if (quilt_server_) {
     // The server's patch is known from the first frame's pieces: the Writer is built then.
     quilt_frame_ = std::make_unique<QuiltFrame>(variables_.size());
-    return;
+  } else {
+    std::vector<const FieldCall*> bounds;
+    for (const Variable& v : variables_) bounds.push_back(&v.geometry);
+    build_writer(bounds);
   }
-  std::vector<const FieldCall*> bounds;
-  for (const Variable& v : variables_) bounds.push_back(&v.geometry);
-  build_writer(bounds);
+  failed_ = false;
+}
+
+void WriteStream::skip(const std::string& var, const Error& why) {
+  if (committed_) return;
+  skipped_.insert(var);
+  (void)why;
+}
+
+bool WriteStream::skipped(const std::string& var) const { return skipped_.count(var) != 0; }
+
+void WriteStream::require_usable() const {
+  if (failed_) {
+    throw WrfError(wrf_status::kBadFileStatus, ErrorKind::State, "the file failed at open_for_write_commit", true);
+  }
 }
 
 void WriteStream::build_writer(const std::vector<const FieldCall*>& bounds) {
@@ -296,6 +317,7 @@ void WriteStream::write_field(const FieldCall& in, const void* field) {
     }
     return;
   }
+  require_usable();
   const auto it = index_of_.find(in.name);
   const int index = it == index_of_.end() ? -1 : it->second;
   FieldCall call = in;
@@ -403,10 +425,12 @@ void WriteStream::flush_quilt_frame() {
 }
 
 void WriteStream::sync() {
+  require_usable();
   if (quilt_server_ && committed_) flush_quilt_frame();
 }
 
 void WriteStream::close() {
+  require_usable();
   if (!committed_) {
     throw WrfError(wrf_status::kDryRunClose, ErrorKind::State,
                    "ioclose of " + wrf_file_name_ + " before open_for_write_commit: nothing was written");

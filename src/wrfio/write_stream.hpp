@@ -30,6 +30,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -71,6 +72,12 @@ class WriteStream {
   // missing from the frame, which fails that frame on every rank.
   void reject(const Error& error);
 
+  // A variable WRF's own package could not write either (a memory order nwpio does not write,
+  // such as the restart's 'ZZ' ISEEDARR_MULT3D, which WRF's io_netcdf skips the same way): it
+  // is left out of the file with a warning; its later calls answer quietly.
+  void skip(const std::string& var, const Error& why);
+  bool skipped(const std::string& var) const;
+
   void commit();  // collective
   void sync();    // collective for I/O servers (their frame is written here); else nothing
   void close();   // collective; writes a frame still open
@@ -90,6 +97,7 @@ class WriteStream {
   void build_writer(const std::vector<const FieldCall*>& bounds);
   void flush_quilt_frame();
   void remember(const Error& error);
+  void require_usable() const;
 
   MPI_Comm comm_;
   std::string wrf_file_name_;
@@ -99,6 +107,8 @@ class WriteStream {
   std::optional<Decomposition> decomposition_;  // once the Writer is built
   Box memory_;                                  // the stream's memory box (the model's arrays)
   bool committed_ = false;
+  bool failed_ = false;  // the commit failed on every rank: nothing more is written
+  std::set<std::string> skipped_;
   bool quilt_server_ = false;
 
   std::vector<Variable> variables_;

@@ -27,16 +27,24 @@ program wrfio_errors
        iocomm, 'DATASET=HISTORY,GRIDID=1', dh, status)
   call expect(status /= 0, 'open_for_write_begin in a missing directory')
 
-  ! 3. An unknown memory order in training: that call fails, and so does the commit, on every rank.
+  ! 3. A memory order nwpio does not write (WRF's restart passes 'ZZ', which WRF's own packages
+  !    skip too): that variable is left out with WRF_WARN_BAD_MEMORYORDER, the rest is written.
   call open_file('bad_order', dh)
   call write_one(dh, 2, date_of(1), 'XZY')
   call expect(status == 0, 'training write_field of T')
   call write_one(dh, 3, date_of(1), 'YXZ')
   call expect(status == -19, 'memory order YXZ: WRF_WARN_BAD_MEMORYORDER')
+  call ext_pnc_put_var_ti_char(dh, 'units', 'U', 'm s-1', status)
+  call expect(status /= 0, 'attribute of the variable left out')
   call ext_pnc_open_for_write_commit(dh, status)
-  call expect(status /= 0, 'commit after a failed training call')
+  call expect(status == 0, 'commit without the variable left out')
+  call write_one(dh, 2, date_of(1), 'XZY')
+  call expect(status == 0, 'write_field of T: the frame is complete without U')
+  call write_one(dh, 3, date_of(1), 'YXZ')
+  call expect(status == -19, 'write_field of the variable left out')
   call ext_pnc_ioclose(dh, status)
-  call no_file('bad_order')
+  call expect(status == 0, 'ioclose (bad_order)')
+  call a_file('bad_order')
 
   ! 4. A DateStr that is not a date: every rank's write_field fails, no file appears.
   call open_file('bad_date', dh)
@@ -55,6 +63,16 @@ program wrfio_errors
   call ext_pnc_ioclose(dh, status)
   call expect(status /= 0, 'ioclose before commit: WRF_WARN_DRYRUN_CLOSE')
   call no_file('too_large')
+  !    ... and the same training error fails the commit on every rank; WRF goes on regardless,
+  !    every later call of the file fails, and nothing is written.
+  call open_file('too_large2', dh)
+  call write_one(dh, 2, date_of(1), 'XZY', grow=.true.)
+  call ext_pnc_open_for_write_commit(dh, status)
+  call expect(status /= 0, 'commit after a failed training call')
+  call write_one(dh, 2, date_of(1), 'XZY')
+  call expect(status /= 0, 'write_field after a failed commit')
+  call ext_pnc_ioclose(dh, status)
+  call no_file('too_large2')
 
   ! 6. Calls in the wrong order: commit twice; a frame missing a variable when the next DateStr
   !    arrives fails on every rank, names the variable, and the file keeps its temporary name.
@@ -94,18 +112,33 @@ contains
     call expect(status == 0, 'open_for_write_begin ' // tag)
   end subroutine
 
-  ! No file under the final name (the ':' of the date become '_').
-  subroutine no_file(tag)
+  ! The file's final name (the ':' of the date become '_').
+  function final_name(tag) result(path)
     character(len=*), intent(in) :: tag
-    logical :: there
+    character(len=:), allocatable :: path
     character(len=19) :: d
     integer :: c
     d = date_of(1)
     do c = 1, 19
       if (d(c:c) == ':') d(c:c) = '_'
     end do
-    inquire (file=trim(outdir) // '/' // tag // '_d01_' // d, exist=there)
+    path = trim(outdir) // '/' // tag // '_d01_' // d
+  end function
+
+  subroutine no_file(tag)
+    character(len=*), intent(in) :: tag
+    logical :: there
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    inquire (file=final_name(tag), exist=there)
     call expect(.not. there, 'no file under the final name for ' // tag)
+  end subroutine
+
+  subroutine a_file(tag)
+    character(len=*), intent(in) :: tag
+    logical :: there
+    call MPI_Barrier(MPI_COMM_WORLD, ierr)
+    inquire (file=final_name(tag), exist=there)
+    call expect(there, 'a file under the final name for ' // tag)
   end subroutine
 
   ! write_field of field v of the case (XZY fields T or U) with the given memory order.
