@@ -176,7 +176,7 @@ FieldCall parse_field_call(const RawFieldArgs& args) {
   }
   // Decomposed axes carry the names their staggering implies (nwpio derives them); a k axis
   // with another name is a named dimension of its own (soil layers, seeds, ...).
-  for (int axis = 0; axis < 3; ++axis) {
+  for (int axis = 0; axis < 3 && !args.reading; ++axis) {
     const int p = c.position(axis);
     if (p < 0) continue;
     const std::string expected = grid_dimension_name(axis, c.staggered(axis));

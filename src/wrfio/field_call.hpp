@@ -30,6 +30,9 @@ struct RawFieldArgs {
   const int* memory_end = nullptr;
   const int* patch_start = nullptr;
   const int* patch_end = nullptr;
+  // Reads take their dimensions from the file: WRF's DimNames are not looked at (WRF's input
+  // path passes them unset).
+  bool reading = false;
 };
 
 struct FieldCall {

@@ -219,10 +219,18 @@ int nwpio_wrfio_read_field(int handle, const char* date, int date_len, const cha
     OpenFile& f = open_file(handle);
     if (!f.read) throw WrfError(wrf_status::kReadWriteOnlyFile, ErrorKind::State, "file is open for writing");
     std::array<std::string, 4> keep;
-    const FieldCall call = parse_field_call(raw_args(date, date_len, var, var_len, field_type, 0, memory_order,
-                                                     memory_order_len, stagger, stagger_len, dim_names,
-                                                     dim_name_len, ds, de, ms, me, ps, pe, keep));
-    f.read->read_field(call, field);
+    RawFieldArgs args = raw_args(date, date_len, var, var_len, field_type, 0, memory_order, memory_order_len,
+                                 stagger, stagger_len, dim_names, dim_name_len, ds, de, ms, me, ps, pe, keep);
+    args.reading = true;
+    std::optional<FieldCall> call;
+    try {
+      call = parse_field_call(args);
+    } catch (const WrfError& e) {
+      // Not written either (see write_field): said when it was written, not again when read.
+      if (e.wrf_status() == wrf_status::kBadMemoryOrder) throw WrfError(e.wrf_status(), e.kind(), e.what(), true);
+      throw;
+    }
+    f.read->read_field(*call, field);
     return wrf_status::kNoErr;
   });
 }
