@@ -51,8 +51,11 @@ mkdir -p "$NWPIO_WRF_WORK/bin"
 bin=$NWPIO_WRF_WORK/bin
 nwpio_wrf_link "$bin/wrf_nwpio.exe" "$pkg"
 nwpio_wrf_link "$bin/wrf_nwpio_quilt.exe" "$pkg" quilt
-if ! nm -D "$bin/wrf_nwpio.exe" | grep -q ' U ext_pnc_write_field'; then
-  report FAIL link "wrf_nwpio.exe does not take ext_pnc_write_field from a shared libwrfio_pnf"
+# The relinked wrf.exe must take its ext_pnc_* from nwpio's shared libwrfio_pnf, not WRF's own.
+if [[ $(nm -D "$bin/wrf_nwpio.exe") == *" U ext_pnc_write_field_"* && $(ldd "$bin/wrf_nwpio.exe") == *"$pkg/libwrfio_pnf.so"* ]]; then
+  report PASS link "wrf_nwpio.exe takes ext_pnc_* from $pkg/libwrfio_pnf.so"
+else
+  report FAIL link "wrf_nwpio.exe does not take ext_pnc_* from $pkg/libwrfio_pnf.so"
 fi
 case_dir() { echo "$NWPIO_WRF_WORK/$1"; }
 hist=wrfout_d01_0001-01-01_00:00:00
@@ -61,6 +64,7 @@ hist11=wrfout_d01_0001-01-01_00_00_00
 # --- WRF's io_form 2 against nwpio's io_form 11, same wrf.exe -------------------------------
 for np in 2 3; do
   t=$SECONDS
+  out=
   split=()
   [[ $np == 2 ]] && split=(nproc_x=1 nproc_y=2)
   nwpio_wrf_case "$(case_dir io2_np$np)" "$bin/wrf_nwpio.exe" io_form_history=2 "${split[@]}"
@@ -95,6 +99,7 @@ done
 
 # --- restart: written and read back by nwpio ----------------------------------------------------
 t=$SECONDS
+out=
 full=$(case_dir restart_full)
 rest=$(case_dir restart_from_5min)
 nwpio_wrf_case "$full" "$bin/wrf_nwpio.exe" io_form_history=11 io_form_restart=11 restart_interval=5 \
@@ -121,6 +126,7 @@ fi
 # --- I/O servers (PNETCDF_QUILT) ---------------------------------------------------------------
 for nio in 1 2; do
   t=$SECONDS
+  out=
   dir=$(case_dir quilt_nio$nio)
   nwpio_wrf_case "$dir" "$bin/wrf_nwpio_quilt.exe" io_form_history=11 nproc_x=1 nproc_y=2 \
     nio_tasks_per_group=$nio nio_groups=1
