@@ -4,7 +4,8 @@
 # libwrfio_pnf, and run on its em_quarter_ss case. One line per check; exit 1 on any difference.
 #
 #   io2-vs-nwpio npN  WRF's own io_form 2 against nwpio as io_form 11 at 2 ranks (1x2) and 3
-#                     ranks: every variable and attribute equal, data bit for bit
+#                     ranks: every variable and attribute equal, data bit for bit (at 3 ranks with
+#                     an &nwpio group in namelist.input: gather = 'direct', a statistics file)
 #   header            nwpio's file against WRF's reference files of this case (header: the values
 #                     hold only for WRF's default -O2 build)
 #   restart           10 minutes straight against 5 minutes + a restart from the 5-minute restart
@@ -69,6 +70,9 @@ for np in 2 3; do
   [[ $np == 2 ]] && split=(nproc_x=1 nproc_y=2)
   nwpio_wrf_case "$(case_dir io2_np$np)" "$bin/wrf_nwpio.exe" io_form_history=2 "${split[@]}"
   nwpio_wrf_case "$(case_dir io11_np$np)" "$bin/wrf_nwpio.exe" io_form_history=11 "${split[@]}"
+  # At 3 ranks the package also reads an &nwpio group from WRF's namelist.input (WRF ignores it).
+  [[ $np == 3 ]] && printf "&nwpio\n gather = 'direct',\n stats_json = 'nwpio_stats.json',\n/\n" \
+    >>"$(case_dir io11_np$np)/namelist.input"
   if nwpio_wrf_run "$(case_dir io2_np$np)" "$np" && nwpio_wrf_run "$(case_dir io11_np$np)" "$np"; then
     a=$(case_dir io2_np$np)/$hist
     b=$(case_dir io11_np$np)/$hist11
@@ -76,6 +80,13 @@ for np in 2 3; do
       report PASS "io2-vs-nwpio np$np" "${out#EQUAL } ($((SECONDS - t)) s)"
     else
       report FAIL "io2-vs-nwpio np$np" "$out"
+    fi
+    if [[ $np == 3 ]]; then
+      if grep -q '"gather": "direct"' "$(case_dir io11_np3)/nwpio_stats.json" 2>/dev/null; then
+        report PASS "&nwpio np3" "the package read gather = 'direct' and stats_json from namelist.input"
+      else
+        report FAIL "&nwpio np3" "no nwpio_stats.json with gather direct: the &nwpio group was not read"
+      fi
     fi
     if out=$(ncvalidator -q "$b" 2>&1); then
       report PASS "ncvalidator np$np" "$b"

@@ -4,6 +4,9 @@
 #include <climits>
 #include <filesystem>
 
+#include "config/namelist_file.hpp"
+#include "config/nwpio_keys.hpp"
+#include "util/agree.hpp"
 #include "util/mpi_call.hpp"
 #include "util/text.hpp"
 
@@ -50,7 +53,13 @@ OutputOptions package_options(MPI_Comm comm, std::string_view wrf_file_name, int
   // Rank 0 decides whether there is a namelist, so that every rank takes the same path.
   int exists = rank == 0 && fs::is_regular_file(namelist) ? 1 : 0;
   detail::mpi_check(MPI_Bcast(&exists, 1, MPI_INT, 0, comm), "MPI_Bcast(namelist exists)");
-  OutputOptions o = exists ? OutputOptions::from_namelist(namelist, grid_id, comm) : OutputOptions{};
+  // Only the &nwpio group: everything else in namelist.input is WRF's business (io_form 211,
+  // history_interval_mo, ... are WRF's to judge, not the package's).
+  OutputOptions o;
+  if (exists) {
+    const detail::Namelist nl = detail::load_namelist(namelist, comm);
+    detail::run_and_agree(comm, [&] { detail::apply_nwpio_group(nl, o); });
+  }
 
   const fs::path wrf_path(pnetcdf_file_name(wrf_file_name));
   const fs::path dir = wrf_path.is_absolute() ? wrf_path.parent_path() : fs::path(o.output_dir) / wrf_path.parent_path();

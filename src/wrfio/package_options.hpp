@@ -24,8 +24,9 @@ SysDepInfo parse_sysdep_info(std::string_view text);
 // WRF's io_form 11 file-name rule: every ':' becomes '_' (the path as WRF passes it otherwise).
 std::string pnetcdf_file_name(std::string_view wrf_name);
 
-// Collective over comm. Reads `namelist` (WRF's namelist.input in the run directory) when it
-// exists, for domain grid_id; then: io_form 11; outname = the file name WRF chose (':' -> '_')
+// Collective over comm. Reads the &nwpio group of `namelist` (WRF's namelist.input in the run
+// directory) when the file exists -- nothing else of it: WRF already read and judged its own
+// groups; then: io_form 11; outname = the file name WRF chose (':' -> '_')
 // under the namelist's output_dir (a relative WRF path is taken relative to it, an absolute one
 // as it is); every date is an output time; no frame limit per file (WRF closes the file); no
 // iofields (WRF applied them already); no domain-size check; nwpio's own "Timing for Writing"
