@@ -6,6 +6,8 @@
 #   stage 3: a build without PnetCDF (io_form 0 and 2 only) and its tests
 #   stage 4: AddressSanitizer + UndefinedBehaviorSanitizer build, unit and MPI tests
 #   stage 5: libFuzzer runs of the namelist, iofields and hints readers (clang)
+#   stage 6: the real WRF model writing through nwpio (scripts/wrf-check.sh; WRF is built once per
+#            machine into /var/cache/nwpio, so only the first run on a machine pays for it)
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 # Slurm and munge for the job-script tests; python3 is the tests' independent reader of TOML/JSON;
@@ -49,5 +51,8 @@ CC=clang CXX=clang++ NWPIO_BUILD_TARGET=nwpio_fuzz nwpio_build "$NWPIO_ROOT/buil
   -DNWPIO_BUILD_FORTRAN=OFF -DNWPIO_BUILD_BENCH=OFF
 stage "test: short fuzz runs (${NWPIO_FUZZ_SECONDS:-20} s each)"
 run_ctest "$NWPIO_ROOT/build-fuzz" -L fuzz
+
+stage "test: the real WRF 4.7.1 through nwpio's io_form 11 package (scripts/wrf-check.sh)"
+NWPIO_BUILD_DIR="$NWPIO_ROOT/build" "$NWPIO_ROOT/scripts/wrf-check.sh"
 
 stage "all stages passed in $((SECONDS - t0)) s"

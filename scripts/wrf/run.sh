@@ -57,7 +57,7 @@ nwpio_wrf_case() {
     cp -r "$dir" "$input"
     nwpio_wrf_set "$input/namelist.input" nproc_x -1
     nwpio_wrf_set "$input/namelist.input" nproc_y -1
-    (cd "$input" && ulimit -s unlimited && "${NWPIO_WRF_MPIRUN[@]}" -np 1 "$NWPIO_WRF_TREE/main/ideal.exe" >ideal.log 2>&1) ||
+    (cd "$input" && { ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"; } && "${NWPIO_WRF_MPIRUN[@]}" -np 1 "$NWPIO_WRF_TREE/main/ideal.exe" >ideal.log 2>&1) ||
       { nwpio_log "ideal.exe failed in $input"; return 1; }
     grep -q "SUCCESS COMPLETE IDEAL INIT" "$input/rsl.out.0000" || { nwpio_log "ideal.exe failed in $input"; return 1; }
   fi
@@ -66,7 +66,7 @@ nwpio_wrf_case() {
 
 nwpio_wrf_run() {
   local dir=$1 np=$2
-  (cd "$dir" && rm -f rsl.* && ulimit -s unlimited && "${NWPIO_WRF_MPIRUN[@]}" -np "$np" ./wrf.exe >run.log 2>&1)
+  (cd "$dir" && rm -f rsl.* && { ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"; } && "${NWPIO_WRF_MPIRUN[@]}" -np "$np" ./wrf.exe >run.log 2>&1)
   if ! grep -q "SUCCESS COMPLETE WRF" "$dir/rsl.out.0000" 2>/dev/null; then
     nwpio_log "wrf.exe at $np ranks failed in $dir; last lines of rsl.error.0000:"
     tail -5 "$dir/rsl.error.0000" >&2 2>/dev/null || tail -5 "$dir/run.log" >&2
