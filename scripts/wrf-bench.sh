@@ -6,7 +6,7 @@
 # files are compared value by value, so a fast wrong file shows up as one.
 #
 # Usage: scripts/wrf-bench.sh [--grid 202x202x41] [--ranks "2 4"] [--reps 3] [--minutes 3]
-#                             [--history 1] [--dir DIR]
+#                             [--history-seconds 60] [--dir DIR]
 # Prints one line per run and a table (medians); raw lines go to DIR/wrf-bench.txt.
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
@@ -17,7 +17,7 @@ grid=202x202x41
 ranks="2 4"
 reps=3
 minutes=3
-history=1
+history=60
 NWPIO_WRF_WORK=${NWPIO_WRF_WORK:-/tmp/nwpio-wrf-bench}
 while (($#)); do
   case $1 in
@@ -25,9 +25,9 @@ while (($#)); do
     --ranks) ranks=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --minutes) minutes=$2; shift 2 ;;
-    --history) history=$2; shift 2 ;;
+    --history-seconds) history=$2; shift 2 ;;
     --dir) NWPIO_WRF_WORK=$2; shift 2 ;;
-    *) echo "usage: $0 [--grid WExSNxVERT] [--ranks \"2 4\"] [--reps N] [--minutes M] [--history H] [--dir DIR]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--grid WExSNxVERT] [--ranks \"2 4\"] [--reps N] [--minutes M] [--history-seconds S] [--dir DIR]" >&2; exit 2 ;;
   esac
 done
 IFS=x read -r e_we e_sn e_vert <<<"$grid"
@@ -48,7 +48,8 @@ compare=$NWPIO_BUILD_DIR/bin/nwpio-compare
 raw=$NWPIO_WRF_WORK/wrf-bench.txt
 : >"$raw"
 hist11=wrfout_d01_0001-01-01_00_00_00
-settings=(io_form_history=11 e_we=$e_we e_sn=$e_sn e_vert=$e_vert run_minutes=$minutes history_interval=$history)
+settings=(io_form_history=11 e_we=$e_we e_sn=$e_sn e_vert=$e_vert run_minutes=$minutes history_interval=0
+  history_interval_s=$history)
 
 declare -A seconds
 for ((rep = 1; rep <= reps; rep++)); do
@@ -75,7 +76,7 @@ done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo
-echo "em_quarter_ss $grid, $minutes min, history every $history min; WRF's Timing for Writing summed over the frames, median of $reps"
+echo "em_quarter_ss $grid, $minutes min, history every $history s ($frames frames of $(($(stat -c %s "$NWPIO_WRF_WORK/np${ranks%% *}-nwpio/$hist11") / frames / 1000000)) MB in one file); WRF's Timing for Writing summed over the frames, median of $reps"
 printf '| ranks | WRF io_pnetcdf s | nwpio s | speed-up | runs (io_pnetcdf; nwpio) |\n|---|---|---|---|---|\n'
 for np in $ranks; do
   p=$(median <<<"${seconds[$np,pnc]}")
