@@ -53,8 +53,9 @@ bin=$NWPIO_WRF_WORK/bin
 nwpio_wrf_link "$bin/wrf_nwpio.exe" "$pkg"
 nwpio_wrf_link "$bin/wrf_nwpio_quilt.exe" "$pkg" quilt
 # The relinked wrf.exe must take its ext_pnc_* from nwpio's shared libwrfio_pnf, not WRF's own.
+wanted=$(nm -D "$bin/wrf_nwpio.exe" | awk '$1 == "U" && $2 ~ /^ext_pnc_/ { n++ } END { print n + 0 }')
 if [[ $(nm -D "$bin/wrf_nwpio.exe") == *" U ext_pnc_write_field_"* && $(ldd "$bin/wrf_nwpio.exe") == *"$pkg/libwrfio_pnf.so"* ]]; then
-  report PASS link "wrf_nwpio.exe takes ext_pnc_* from $pkg/libwrfio_pnf.so"
+  report PASS link "wrf_nwpio.exe takes its $wanted ext_pnc_* symbols from $pkg/libwrfio_pnf.so"
 else
   report FAIL link "wrf_nwpio.exe does not take ext_pnc_* from $pkg/libwrfio_pnf.so"
 fi
