@@ -7,6 +7,7 @@
 //     model's array (halo, i-k-j) into it in file order, ONE blocking collective
 //     ncmpi_put_vara_<type>_all of the patch, free the buffer. About 200 collectives per frame.
 //   - [--fsync: ncmpi_sync], ncmpi_close.
+// Every repetition's file is read back and checked (verify_written.hpp) before it counts.
 // Non-decomposed fields (Z, scalar) and Times are written by rank 0; the other ranks join each
 // collective with a zero-length request. The hints are the ones nwpio resolves (ctx.info), so
 // that hints are not what differs between the methods.
@@ -22,6 +23,7 @@
 #include "method.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
+#include "verify_written.hpp"
 
 namespace nwpio::bench {
 namespace {
@@ -67,6 +69,7 @@ class WrfStyleMethod final : public Method {
   }
 
   RunOutcome finish(const CaseContext& ctx) override {
+    verify_written(ctx, name(), path_);  // every repetition: no time for a wrong file
     RunOutcome out;
     // The bytes this method handed to PnetCDF, counted from its own requests (all ranks).
     MPI_Allreduce(&local_bytes_, &out.bytes, 1, MPI_INT64_T, MPI_SUM, ctx.comm);

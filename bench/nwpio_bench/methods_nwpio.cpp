@@ -13,6 +13,7 @@
 #include "method.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/writer.hpp"
+#include "verify_written.hpp"
 
 namespace nwpio::bench {
 namespace {
@@ -72,6 +73,7 @@ class WriterMethod final : public Method {
                ", " + std::to_string(st.writer_ranks) + " writer rank(s)";
     writer_->close();
     writer_.reset();
+    if (!out.file.empty()) verify_written(ctx, name_, out.file);  // every repetition
     return out;
   }
 

@@ -21,8 +21,13 @@ template <> struct DataTypeOf<std::int32_t> { static constexpr DataType value = 
 template <> struct DataTypeOf<char> { static constexpr DataType value = DataType::Char; };
 
 // WRF's stagger attribute: "", "X", "Y", "Z".
-enum class Stagger { None, X, Y, Z };
-std::string_view to_string(Stagger stagger) noexcept;  // "", "X", "Y", "Z"
+// XY: staggered along both horizontal axes (WRF's restart has such fields, e.g. SPFORCC5).
+enum class Stagger { None, X, Y, Z, XY };
+std::string_view to_string(Stagger stagger) noexcept;  // "", "X", "Y", "Z", "XY"
+inline bool staggered_along(Stagger s, int axis) noexcept {  // axis 0 = i, 1 = j, 2 = k
+  return (axis == 0 && (s == Stagger::X || s == Stagger::XY)) || (axis == 1 && (s == Stagger::Y || s == Stagger::XY)) ||
+         (axis == 2 && s == Stagger::Z);
+}
 
 // How the model holds the array in memory (Fortran order, first letter fastest):
 //   XZY: (i, k, j) -- WRF's 3-D arrays (ims:ime, kms:kme, jms:jme)

@@ -6,6 +6,8 @@
 #include <regex>
 #include <sstream>
 
+#include "config/ompio_guard.hpp"
+
 namespace nwpio::detail::hints {
 
 namespace {
@@ -217,7 +219,9 @@ std::vector<Entry> translate(const Resolved& r, const MpiIo& io) {
       else pass("collective_buffering", v);  // "false" selects OMPIO's individual fcoll
     } else if (name == "data_sieving_write") {
       if (romio) pass("romio_ds_write", onoff(v, "enable", "disable"));
-      else drop(ompio_no + ": OMPIO has no info key for data sieving");
+      // OMPIO has no key for it; nwpio's guard switches its write sieving off where it corrupts
+      // collective writes (open-mpi/ompi#12718). Called here, before every file open.
+      else drop(ompio_no + ": OMPIO has no info key for data sieving; " + detail::guard_ompio_write_data_sieving().note);
     } else if (name == "no_indep_rw") {
       if (romio) pass("romio_no_indep_rw", v);
       else drop(ompio_no + ": romio_* keys are ROMIO's");

@@ -105,8 +105,7 @@ Decomposition Decomposition::from_boxes(MPI_Comm comm, const Box& domain, const 
 Box Decomposition::write_box(const Box& patch, const Box& domain, Stagger stagger) noexcept {
   Box b = patch;
   for (int a = 0; a < 3; ++a) {
-    const bool staggered = (stagger == Stagger::X && a == kAxisI) || (stagger == Stagger::Y && a == kAxisJ) ||
-                           (stagger == Stagger::Z && a == kAxisK);
+    const bool staggered = staggered_along(stagger, a);
     const std::int64_t end = staggered ? domain.hi[a] : domain.hi[a] - 1;
     b.hi[a] = std::max(b.lo[a], std::min(patch.hi[a], end));
   }

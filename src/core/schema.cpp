@@ -90,6 +90,7 @@ void Schema::add_variable(VarSpec spec) {
     case Stagger::None: break;
     case Stagger::X:
     case Stagger::Y:
+    case Stagger::XY:
       if (!is_decomposed(o)) {
         fail(var + ": stagger " + std::string(to_string(spec.stagger)) + " needs a decomposed memory order (XZY, XYZ, XY), not " +
              std::string(to_string(o)));

@@ -30,6 +30,7 @@ std::string_view to_string(Stagger stagger) noexcept {
     case Stagger::X: return "X";
     case Stagger::Y: return "Y";
     case Stagger::Z: return "Z";
+    case Stagger::XY: return "XY";
   }
   return "?";
 }

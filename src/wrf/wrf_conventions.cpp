@@ -63,7 +63,8 @@ std::string coordinates(MemoryOrder order, Stagger stagger) {
     case Stagger::X: return "XLONG_U XLAT_U XTIME";
     case Stagger::Y: return "XLONG_V XLAT_V XTIME";
     case Stagger::None:
-    case Stagger::Z: break;
+    case Stagger::Z:
+    case Stagger::XY: break;  // WRF's restart writes the mass-point form for XY (SPFORCC5)
   }
   return "XLONG XLAT XTIME";
 }
@@ -94,8 +95,8 @@ VarSpec variable(std::string name, DataType type, MemoryOrder order, Stagger sta
 std::vector<std::string> file_dimensions(const VarSpec& spec) {
   std::vector<std::string> dims;
   if (spec.time_dependent) dims.emplace_back(kTime);
-  const std::string j(spec.stagger == Stagger::Y ? kSouthNorthStag : kSouthNorth);
-  const std::string i(spec.stagger == Stagger::X ? kWestEastStag : kWestEast);
+  const std::string j(staggered_along(spec.stagger, kAxisJ) ? kSouthNorthStag : kSouthNorth);
+  const std::string i(staggered_along(spec.stagger, kAxisI) ? kWestEastStag : kWestEast);
   switch (spec.memory_order) {
     case MemoryOrder::XZY:
     case MemoryOrder::XYZ:

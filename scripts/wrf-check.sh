@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# The real WRF model writing through nwpio: WRF 4.7.1 (../shared/wrf) built once per machine
+# into a cache outside the checkout (scripts/wrf/build.sh), relinked against nwpio's drop-in
+# libwrfio_pnf, and run on its em_quarter_ss case. One line per check; exit 1 on any difference.
+#
+#   io2-vs-nwpio npN  WRF's own io_form 2 against nwpio as io_form 11 at 2 ranks (1x2) and 3
+#                     ranks: every variable and attribute equal, data bit for bit (at 3 ranks with
+#                     an &nwpio group in namelist.input: gather = 'direct', a statistics file)
+#   header            nwpio's file against WRF's reference files of this case (header: the values
+#                     hold only for WRF's default -O2 build)
+#   restart           10 minutes straight against 5 minutes + a restart from the 5-minute restart
+#                     file that nwpio wrote and read back: the final history frames equal
+#   quilt nioN        WRF built with PNETCDF_QUILT (relinked), 2 compute ranks + N I/O servers
+#                     writing through nwpio, against io_form 2
+#
+# Usage: scripts/wrf-check.sh            (CI: a stage of scripts/test.sh)
+# Environment: NWPIO_BUILD_DIR (nwpio build to use/extend; default build-wrf), NWPIO_WRF_WORK
+# (run directories; default /tmp/nwpio-wrf-check), NWPIO_WRF_CACHE, NWPIO_WRF_FCOPTIM (see
+# scripts/wrf/build.sh). The larger-grid timing comparison is scripts/wrf-bench.sh.
+set -euo pipefail
+source "$(dirname "$0")/setup.sh"
+source "$NWPIO_ROOT/scripts/wrf/build.sh"
+source "$NWPIO_ROOT/scripts/wrf/run.sh"
+
+NWPIO_BUILD_DIR=${NWPIO_BUILD_DIR:-$NWPIO_ROOT/build-wrf}
+NWPIO_WRF_WORK=${NWPIO_WRF_WORK:-/tmp/nwpio-wrf-check}
+t0=$SECONDS
+failures=0
+report() {  # report PASS|FAIL name detail
+  echo "$1 $2: $3"
+  [[ $1 == PASS ]] || failures=$((failures + 1))
+}
+
+nwpio_install_packages "${NWPIO_WRF_PACKAGES[@]}"
+nwpio_log "nwpio: building the package and nwpio-compare in $NWPIO_BUILD_DIR"
+mkdir -p "$NWPIO_BUILD_DIR"
+if [[ ! -f $NWPIO_BUILD_DIR/CMakeCache.txt ]]; then
+  cmake -S "$NWPIO_ROOT" -B "$NWPIO_BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >"$NWPIO_BUILD_DIR/configure.log" 2>&1 ||
+    { cat "$NWPIO_BUILD_DIR/configure.log" >&2; exit 1; }
+fi
+cmake --build "$NWPIO_BUILD_DIR" -j "$NWPIO_JOBS" --target wrfio_pnf nwpio-compare 2>&1 | { grep -vE '^\[ *[0-9]+%\]' || true; }
+pkg=$NWPIO_BUILD_DIR/lib
+compare=$NWPIO_BUILD_DIR/bin/nwpio-compare
+nwpio_log "nwpio built ($((SECONDS - t0)) s)"
+
+t=$SECONDS
+nwpio_wrf_build
+nwpio_wrf_quilt_library
+nwpio_log "WRF ready ($((SECONDS - t)) s)"
+rm -rf "$NWPIO_WRF_WORK"
+mkdir -p "$NWPIO_WRF_WORK/bin"
+bin=$NWPIO_WRF_WORK/bin
+nwpio_wrf_link "$bin/wrf_nwpio.exe" "$pkg"
+nwpio_wrf_link "$bin/wrf_nwpio_quilt.exe" "$pkg" quilt
+# The relinked wrf.exe must take its ext_pnc_* from nwpio's shared libwrfio_pnf, not WRF's own.
+wanted=$(nm -D "$bin/wrf_nwpio.exe" | awk '$1 == "U" && $2 ~ /^ext_pnc_/ { n++ } END { print n + 0 }')
+if [[ $(nm -D "$bin/wrf_nwpio.exe") == *" U ext_pnc_write_field_"* && $(ldd "$bin/wrf_nwpio.exe") == *"$pkg/libwrfio_pnf.so"* ]]; then
+  report PASS link "wrf_nwpio.exe takes its $wanted ext_pnc_* symbols from $pkg/libwrfio_pnf.so"
+else
+  report FAIL link "wrf_nwpio.exe does not take ext_pnc_* from $pkg/libwrfio_pnf.so"
+fi
+case_dir() { echo "$NWPIO_WRF_WORK/$1"; }
+hist=wrfout_d01_0001-01-01_00:00:00
+hist11=wrfout_d01_0001-01-01_00_00_00
+
+# --- WRF's io_form 2 against nwpio's io_form 11, same wrf.exe -------------------------------
+for np in 2 3; do
+  t=$SECONDS
+  out=
+  split=()
+  [[ $np == 2 ]] && split=(nproc_x=1 nproc_y=2)
+  nwpio_wrf_case "$(case_dir io2_np$np)" "$bin/wrf_nwpio.exe" io_form_history=2 "${split[@]}"
+  nwpio_wrf_case "$(case_dir io11_np$np)" "$bin/wrf_nwpio.exe" io_form_history=11 "${split[@]}"
+  # At 3 ranks the package also reads an &nwpio group from WRF's namelist.input (WRF ignores it).
+  [[ $np == 3 ]] && printf "&nwpio\n gather = 'direct',\n stats_json = 'nwpio_stats.json',\n/\n" \
+    >>"$(case_dir io11_np$np)/namelist.input"
+  if nwpio_wrf_run "$(case_dir io2_np$np)" "$np" && nwpio_wrf_run "$(case_dir io11_np$np)" "$np"; then
+    a=$(case_dir io2_np$np)/$hist
+    b=$(case_dir io11_np$np)/$hist11
+    if out=$("$compare" "$a" "$b"); then
+      report PASS "io2-vs-nwpio np$np" "${out#EQUAL } ($((SECONDS - t)) s)"
+    else
+      report FAIL "io2-vs-nwpio np$np" "$out"
+    fi
+    if [[ $np == 3 ]]; then
+      if grep -q '"gather": "direct"' "$(case_dir io11_np3)/nwpio_stats.json" 2>/dev/null; then
+        report PASS "&nwpio np3" "the package read gather = 'direct' and stats_json from namelist.input"
+      else
+        report FAIL "&nwpio np3" "no nwpio_stats.json with gather direct: the &nwpio group was not read"
+      fi
+    fi
+    if out=$(ncvalidator -q "$b" 2>&1); then
+      report PASS "ncvalidator np$np" "$b"
+    else
+      report FAIL "ncvalidator np$np" "$out"
+    fi
+  else
+    report FAIL "io2-vs-nwpio np$np" "wrf.exe failed (see $(case_dir io2_np$np), $(case_dir io11_np$np))"
+  fi
+done
+
+# --- header against WRF's own reference files of this case ----------------------------------
+for ref in wrfout_io_form11.nc wrfout_io_form2.nc; do
+  refpath=$(dirname "$NWPIO_WRF_NAMELIST")/$ref
+  if out=$("$compare" --header-only "$(case_dir io11_np2)/$hist11" "$refpath"); then
+    report PASS "header vs $ref" "${out#EQUAL }"
+  else
+    report FAIL "header vs $ref" "$out"
+  fi
+done
+
+# --- restart: written and read back by nwpio ----------------------------------------------------
+t=$SECONDS
+out=
+full=$(case_dir restart_full)
+rest=$(case_dir restart_from_5min)
+nwpio_wrf_case "$full" "$bin/wrf_nwpio.exe" io_form_history=11 io_form_restart=11 restart_interval=5 \
+  nproc_x=1 nproc_y=2
+nwpio_wrf_case "$rest" "$bin/wrf_nwpio.exe" io_form_history=11 io_form_restart=11 restart_interval=5 \
+  nproc_x=1 nproc_y=2 restart=.true. run_minutes=5 start_minute=05
+if nwpio_wrf_run "$full" 2; then
+  rst=wrfrst_d01_0001-01-01_00_05_00
+  if [[ -f $full/$rst ]]; then
+    cp "$full/$rst" "$rest/"
+    if nwpio_wrf_run "$rest" 2 &&
+      out=$("$compare" --last-record --ignore-global START_DATE "$full/$hist11" "$rest/wrfout_d01_0001-01-01_00_10_00"); then
+      report PASS restart "final frames equal: ${out#EQUAL } ($((SECONDS - t)) s)"
+    else
+      report FAIL restart "${out:-the restarted run failed (see $rest)}"
+    fi
+  else
+    report FAIL restart "no $rst written by nwpio in $full"
+  fi
+else
+  report FAIL restart "the 10-minute run failed (see $full)"
+fi
+
+# --- I/O servers (PNETCDF_QUILT) ---------------------------------------------------------------
+for nio in 1 2; do
+  t=$SECONDS
+  out=
+  dir=$(case_dir quilt_nio$nio)
+  nwpio_wrf_case "$dir" "$bin/wrf_nwpio_quilt.exe" io_form_history=11 nproc_x=1 nproc_y=2 \
+    nio_tasks_per_group=$nio nio_groups=1
+  if nwpio_wrf_run "$dir" $((2 + nio)) && out=$("$compare" "$(case_dir io2_np2)/$hist" "$dir/$hist11"); then
+    report PASS "quilt nio$nio" "2 compute + $nio I/O ranks: ${out#EQUAL } ($((SECONDS - t)) s)"
+  else
+    report FAIL "quilt nio$nio" "${out:-wrf.exe failed (see $dir)}"
+  fi
+done
+
+nwpio_log "wrf-check: $failures failed check(s), $((SECONDS - t0)) s"
+((failures == 0))

@@ -1,0 +1,446 @@
+#include "wrfio/write_stream.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "nwpio/wrf_conventions.hpp"
+#include "util/agree.hpp"
+#include "wrfio/package_options.hpp"
+#include "wrfio/quilt_frame.hpp"
+#include "wrfio/stream_grid.hpp"
+#include "wrfio/wrf_status.hpp"
+
+namespace nwpio::wrfio {
+
+namespace {
+
+// A box's axes that `field` has replaced by the field's own (absent axes keep `base`).
+Box with_field_axes(const Box& base, const FieldCall& field, const Box& own) {
+  Box b = base;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (field.position(axis) < 0) continue;
+    b.lo[axis] = own.lo[axis];
+    b.hi[axis] = own.hi[axis];
+  }
+  return b;
+}
+
+std::string mismatch(const FieldCall& f, const char* what, const Box& expected, const Box& got) {
+  return "variable '" + f.name + "': " + what + " " + got.str() + " does not match nwpio's " + expected.str() +
+         " for stagger '" + std::string(to_string(f.stagger)) + "' on the file's grid";
+}
+
+}  // namespace
+
+WriteStream::WriteStream(MPI_Comm comm, std::string wrf_file_name, std::string_view sysdep_info)
+    : comm_(comm), wrf_file_name_(std::move(wrf_file_name)) {
+  const SysDepInfo info = parse_sysdep_info(sysdep_info);
+  dataset_ = info.dataset;
+  builder_.emplace(comm_, package_options(comm_, wrf_file_name_, info.grid_id));
+}
+
+WriteStream::~WriteStream() = default;
+
+int WriteStream::file_state() const noexcept {
+  return committed_ ? file_state::kOpenedForWrite : file_state::kOpenedNotCommitted;
+}
+
+void WriteStream::remember(const Error& error) {
+  if (!local_error_) local_error_ = error;
+}
+
+void WriteStream::reject(const Error& error) {
+  if (!committed_) remember(error);
+}
+
+bool WriteStream::put_global_attribute(Attribute attribute) {
+  if (committed_) return false;  // WRF repeats them every frame; its own package ignores them too
+  try {
+    builder_->set_global_attribute(std::move(attribute));
+  } catch (const Error& e) {
+    remember(e);
+    throw;
+  }
+  return true;
+}
+
+void WriteStream::put_variable_attribute(const std::string& var, Attribute attribute) {
+  if (committed_) {
+    throw WrfError(wrf_status::kWriteReadOnlyFile, ErrorKind::State,
+                   "attribute '" + attribute.name + "' of '" + var + "' after open_for_write_commit");
+  }
+  const auto it = index_of_.find(var);
+  if (it == index_of_.end() && skipped(var)) {
+    throw WrfError(wrf_status::kVarNotFound, ErrorKind::Schema, "variable '" + var + "' is not written", true);
+  }
+  if (it == index_of_.end()) {
+    WrfError e(wrf_status::kVarNotFound, ErrorKind::Schema,
+               "attribute '" + attribute.name + "' for variable '" + var + "', which was not defined (write_field) before");
+    remember(e);
+    throw e;
+  }
+  set_attribute(variables_[static_cast<std::size_t>(it->second)].spec.attributes, std::move(attribute));
+}
+
+std::string WriteStream::dimension_for(const FieldCall& call, int axis) {
+  const int p = call.position(axis);
+  const std::int64_t length = call.global_length(p);
+  std::string name;
+  if (axis != kAxisK) {
+    name = grid_dimension_name(axis, call.staggered(axis));
+  } else if (!call.unnamed_k) {
+    name = call.vertical_dim.empty() ? grid_dimension_name(kAxisK, call.staggered(kAxisK)) : call.vertical_dim;
+  } else {
+    for (const DimSpec& d : wrf_dimensions_) {
+      if (d.length == length) return d.name;
+    }
+    char slot[16];
+    std::snprintf(slot, sizeof slot, "DIM%04d", static_cast<int>(wrf_dimensions_.size() + 1));
+    name = slot;
+  }
+  for (const DimSpec& d : wrf_dimensions_) {
+    if (d.name == name) return name;
+  }
+  wrf_dimensions_.push_back({name, length});
+  return name;
+}
+
+void WriteStream::define(FieldCall call) {
+  if (index_of_.count(call.name) != 0) {
+    throw WrfError(wrf_status::kTwoDryRunsOneVariable, ErrorKind::Schema,
+                   "variable '" + call.name + "' defined twice in the training phase");
+  }
+  // WRF defines a variable's dimensions in file order: i, j, then k.
+  for (int axis = 0; axis < 3; ++axis) {
+    if (call.position(axis) < 0) continue;
+    const std::string name = dimension_for(call, axis);
+    if (axis != kAxisK || !call.unnamed_k) continue;
+    call.unnamed_k = false;
+    if (name == grid_dimension_name(kAxisK, call.staggered(kAxisK))) continue;  // the model's grid after all
+    if (name == grid_dimension_name(kAxisK, !call.staggered(kAxisK)) || name.rfind("west_east", 0) == 0 ||
+        name.rfind("south_north", 0) == 0) {
+      throw WrfError(wrf_status::kNotSupported, ErrorKind::Unsupported,
+                     "variable '" + call.name + "': its unnamed dimension of length " +
+                         std::to_string(call.global_length(call.position(kAxisK))) +
+                         " would be the grid's '" + name + "' by WRF's naming rule; nwpio cannot write that");
+    }
+    call.vertical_dim = name;
+  }
+  if (!call.vertical_dim.empty()) {
+    const int p = call.position(kAxisK);
+    if (call.domain_start[p] != 1) {
+      throw WrfError(wrf_status::kDimensionError, ErrorKind::InvalidArgument,
+                     "variable '" + call.name + "': dimension '" + call.vertical_dim + "' starts at " +
+                         std::to_string(call.domain_start[p]) + " (nwpio writes named dimensions from 1)");
+    }
+    const std::int64_t length = call.global_length(p);
+    bool known = false;
+    for (const DimSpec& d : named_dimensions_) {
+      if (d.name != call.vertical_dim) continue;
+      if (d.length != length) {
+        throw WrfError(wrf_status::kDimNameRedefined, ErrorKind::Schema,
+                       "variable '" + call.name + "': dimension '" + d.name + "' has length " +
+                           std::to_string(length) + " here but " + std::to_string(d.length) + " before");
+      }
+      known = true;
+    }
+    if (!known) named_dimensions_.push_back({call.vertical_dim, length});
+  }
+  if (call.domain_desc == kQuiltTrainingDomainDesc) quilt_server_ = true;
+  VarSpec spec;
+  spec.name = call.name;
+  spec.type = call.type;
+  spec.memory_order = call.order;
+  spec.stagger = call.stagger;
+  spec.time_dependent = true;  // WRF's package gives every variable the Time dimension
+  spec.vertical_dim = call.vertical_dim;
+  spec.attributes.push_back({"FieldType", std::vector<std::int32_t>{call.wrf_field_type}});
+  spec.attributes.push_back({"MemoryOrder", call.c_order ? std::string("C  ") : wrf::memory_order_attribute(call.order)});
+  index_of_.emplace(call.name, static_cast<int>(variables_.size()));
+  variables_.push_back({call, std::move(spec)});
+}
+
+void WriteStream::commit() {
+  if (committed_) {
+    throw WrfError(wrf_status::kBadFileStatus, ErrorKind::State, "open_for_write_commit called twice");
+  }
+  // WRF goes on as if the commit had worked: after a failure every later call of this file
+  // returns an error status without writing anything.
+  committed_ = true;
+  failed_ = true;
+  detail::agree(comm_, local_error_);  // a training error on any rank fails the commit on all
+  local_error_.reset();
+  arrived_.assign(variables_.size(), false);
+  if (quilt_server_) {
+    // The server's patch is known from the first frame's pieces: the Writer is built then.
+    quilt_frame_ = std::make_unique<QuiltFrame>(variables_.size());
+  } else {
+    std::vector<const FieldCall*> bounds;
+    for (const Variable& v : variables_) bounds.push_back(&v.geometry);
+    build_writer(bounds);
+  }
+  failed_ = false;
+}
+
+void WriteStream::skip(const std::string& var, const Error& why) {
+  if (committed_) return;
+  skipped_.insert(var);
+  (void)why;
+}
+
+bool WriteStream::skipped(const std::string& var) const { return skipped_.count(var) != 0; }
+
+void WriteStream::require_usable() const {
+  if (failed_) {
+    throw WrfError(wrf_status::kBadFileStatus, ErrorKind::State, "the file failed at open_for_write_commit", true);
+  }
+}
+
+void WriteStream::build_writer(const std::vector<const FieldCall*>& bounds) {
+  StreamGrid grid;
+  detail::run_and_agree(comm_, [&] { grid = stream_grid(bounds); });
+  Decomposition d = Decomposition::from_boxes(comm_, grid.domain, grid.memory, grid.patch);
+  // Every field must be what nwpio derives from the grid and its staggering; otherwise it
+  // would be written somewhere else than WRF meant.
+  detail::run_and_agree(comm_, [&] {
+    for (const FieldCall* f : bounds) {
+      const Box own_domain = field_domain_box(*f);
+      const Box domain = with_field_axes(own_domain, *f, d.field_domain(f->stagger));
+      if (f->on_model_grid_k() || f->decomposed()) {
+        Box expected = own_domain;
+        for (int axis = 0; axis < 3; ++axis) {
+          if (f->position(axis) < 0 || (axis == kAxisK && !f->on_model_grid_k())) continue;
+          expected.lo[axis] = domain.lo[axis];
+          expected.hi[axis] = domain.hi[axis];
+        }
+        if (!(expected == own_domain)) {
+          throw WrfError(wrf_status::kDimensionError, ErrorKind::InvalidArgument,
+                         mismatch(*f, "domain", expected, own_domain));
+        }
+      }
+      if (f->decomposed()) {
+        const Box write = d.write_box(f->stagger);
+        const Box patch = f->patch_box();
+        for (int axis : {kAxisI, kAxisJ}) {
+          if (write.lo[axis] != patch.lo[axis] || write.hi[axis] != patch.hi[axis]) {
+            throw WrfError(wrf_status::kDimensionError, ErrorKind::InvalidArgument,
+                           mismatch(*f, "patch", write, patch));
+          }
+        }
+      }
+    }
+  });
+  builder_->set_domain(d);
+  for (const DimSpec& dim : named_dimensions_) builder_->add_dimension(dim.name, dim.length);
+  for (const Variable& v : variables_) builder_->add_variable(v.spec);
+  writer_.emplace(builder_->build());
+  memory_ = grid.memory;
+  decomposition_.emplace(std::move(d));
+  builder_.reset();
+}
+
+void WriteStream::check_against_training(const Variable& v, const FieldCall& call) const {
+  const FieldCall& t = v.geometry;
+  bool same = call.order == t.order && call.stagger == t.stagger && call.wrf_field_type == t.wrf_field_type;
+  for (int p = 0; p < t.ndim; ++p) {
+    same = same && call.domain_start[p] == t.domain_start[p] && call.domain_end[p] == t.domain_end[p];
+  }
+  if (!same) {
+    throw WrfError(wrf_status::kLengthNotTrainingLength, ErrorKind::InvalidArgument,
+                   "variable '" + call.name +
+                       "': memory order, stagger, FieldType or domain differ from its training call");
+  }
+  if (!quilt_server_) {
+    const Box write = decomposition_->write_box(t.stagger);
+    const Box patch = call.patch_box();
+    for (int axis : {kAxisI, kAxisJ}) {
+      if (call.position(axis) >= 0 && (write.lo[axis] != patch.lo[axis] || write.hi[axis] != patch.hi[axis])) {
+        throw WrfError(wrf_status::kDimensionError, ErrorKind::InvalidArgument, mismatch(call, "patch", write, patch));
+      }
+    }
+  }
+}
+
+void WriteStream::put_field(int index, const FieldCall& call, const void* field) {
+  const Variable& v = variables_[static_cast<std::size_t>(index)];
+  check_against_training(v, call);
+  ArrayView array;
+  array.type = v.spec.type;
+  array.copy = true;  // WRF may hand over a temporary and goes on integrating
+  // The model's array is the stream's memory unless WRF says otherwise for this field; then its
+  // own box is handed over (and the extents, which Writer::put compares with the stream's
+  // memory, are not).
+  Box expected = memory_;
+  if (!call.vertical_dim.empty()) {
+    expected.lo[kAxisK] = 0;
+    expected.hi[kAxisK] = call.global_length(call.position(kAxisK));
+  }
+  const Box own = with_field_axes(expected, call, call.memory_box());
+  if (own == expected) {
+    array.extents = call.memory_extents();
+  } else {
+    array.memory = own;
+  }
+  std::vector<std::int32_t> logicals;
+  if (call.wrf_field_type == field_type::kLogical) {
+    // stored as int 0/1 whatever the compiler's .TRUE. is (gfortran 1, others -1)
+    const auto* in = static_cast<const std::int32_t*>(field);
+    logicals.resize(static_cast<std::size_t>(call.memory_elements()));
+    for (std::size_t e = 0; e < logicals.size(); ++e) logicals[e] = in[e] != 0 ? 1 : 0;
+    field = logicals.data();
+  }
+  array.data = field;
+  writer_->put(v.spec.name, array);
+}
+
+void WriteStream::begin_frame(const std::string& date) {
+  arrived_.assign(variables_.size(), false);
+  arrived_count_ = 0;
+  frame_date_ = date;
+  if (!quilt_server_) writer_->begin_frame(date);  // collective
+  frame_open_ = true;
+}
+
+void WriteStream::finish_frame() {
+  frame_open_ = false;
+  writer_->end_frame();  // collective: the one aggregated write of the frame
+}
+
+void WriteStream::write_field(const FieldCall& in, const void* field) {
+  if (!committed_) {
+    try {
+      define(in);
+    } catch (const Error& e) {
+      remember(e);
+      throw;
+    }
+    return;
+  }
+  require_usable();
+  const auto it = index_of_.find(in.name);
+  const int index = it == index_of_.end() ? -1 : it->second;
+  FieldCall call = in;
+  if (index >= 0) {  // a dimension WRF left unnamed was named in training
+    call.vertical_dim = variables_[static_cast<std::size_t>(index)].geometry.vertical_dim;
+    call.unnamed_k = false;
+  }
+  std::optional<Error> local;
+  if (index < 0) {
+    local = WrfError(wrf_status::kVarNotFound, ErrorKind::Schema,
+                     "variable '" + call.name + "' was not defined in the training phase of " + wrf_file_name_);
+  }
+
+  if (quilt_server_) {
+    if (frame_open_ && call.date != frame_date_) flush_quilt_frame();
+    if (!frame_open_) begin_frame(call.date);
+    if (!local && !call.quilt_patch) {
+      local = WrfError(wrf_status::kNotSupported, ErrorKind::InvalidArgument,
+                       "variable '" + call.name + "': an I/O server's field must be exactly its patch (MemoryStart(1) = -998899)");
+    }
+    if (!local) {
+      try {
+        check_against_training(variables_[static_cast<std::size_t>(index)], call);
+        quilt_frame_->add(index, call, field);
+      } catch (const Error& e) {
+        local = e;
+      }
+    }
+    if (local) {
+      remember(*local);
+      throw *local;
+    }
+    return;
+  }
+
+  // Frame boundaries depend only on dates and names, which every rank receives alike.
+  if (frame_open_ && call.date != frame_date_) finish_frame();
+  if (!frame_open_) begin_frame(call.date);
+  if (local) {
+    writer_->report_error(*local);
+  } else {
+    try {
+      put_field(index, call, field);
+    } catch (const Error& e) {
+      local = e;  // Writer::put remembers its own errors; ours are reported
+      if (dynamic_cast<const WrfError*>(&e) != nullptr) writer_->report_error(e);
+    }
+  }
+  if (index >= 0 && !arrived_[static_cast<std::size_t>(index)]) {
+    arrived_[static_cast<std::size_t>(index)] = true;
+    ++arrived_count_;
+  }
+  if (arrived_count_ == variables_.size()) finish_frame();
+  if (local) throw *local;
+}
+
+void WriteStream::flush_quilt_frame() {
+  if (!frame_open_) return;
+  frame_open_ = false;
+  if (!writer_) {
+    detail::agree(comm_, local_error_);
+    local_error_.reset();
+    const std::vector<FieldCall> calls = quilt_frame_->bounding_calls();
+    std::vector<const FieldCall*> bounds;
+    for (const FieldCall& c : calls) bounds.push_back(&c);
+    build_writer(bounds);
+  }
+  writer_->begin_frame(frame_date_);
+  if (local_error_) {
+    writer_->report_error(*local_error_);
+    local_error_.reset();
+  }
+  for (std::size_t i = 0; i < variables_.size(); ++i) {
+    const Variable& v = variables_[i];
+    try {
+      // The buffer is the server's memory box (its patch); k over the model's grid or the
+      // named dimension; the part the server holds is nwpio's write box of that staggering.
+      Box memory = memory_;
+      Box write = decomposition_->write_box(v.spec.stagger);
+      const FieldCall& t = v.geometry;
+      if (t.position(kAxisK) >= 0) {
+        if (!t.vertical_dim.empty()) {
+          memory.lo[kAxisK] = write.lo[kAxisK] = 0;
+          memory.hi[kAxisK] = write.hi[kAxisK] = t.global_length(t.position(kAxisK));
+        }
+      } else {
+        memory.lo[kAxisK] = write.lo[kAxisK] = 0;
+        memory.hi[kAxisK] = write.hi[kAxisK] = 1;
+      }
+      if (!t.decomposed()) {
+        memory.lo[kAxisI] = memory.lo[kAxisJ] = write.lo[kAxisI] = write.lo[kAxisJ] = 0;
+        memory.hi[kAxisI] = memory.hi[kAxisJ] = write.hi[kAxisI] = write.hi[kAxisJ] = 1;
+        if (t.position(kAxisK) >= 0 && t.vertical_dim.empty()) write.hi[kAxisK] = t.global_length(t.position(kAxisK));
+      }
+      ArrayView array;
+      array.type = v.spec.type;
+      array.data = quilt_frame_->assemble(static_cast<int>(i), memory, write);
+      writer_->put(v.spec.name, array);  // the staging stays until end_frame: no copy needed
+    } catch (const Error& e) {
+      writer_->report_error(e);
+    }
+  }
+  quilt_frame_->clear();
+  writer_->end_frame();
+}
+
+void WriteStream::sync() {
+  require_usable();
+  if (quilt_server_ && committed_) flush_quilt_frame();
+}
+
+void WriteStream::close() {
+  require_usable();
+  if (!committed_) {
+    throw WrfError(wrf_status::kDryRunClose, ErrorKind::State,
+                   "ioclose of " + wrf_file_name_ + " before open_for_write_commit: nothing was written");
+  }
+  if (quilt_server_) {
+    flush_quilt_frame();
+  } else if (frame_open_) {
+    finish_frame();  // missing variables are named in the error, on every rank
+  }
+  if (writer_) writer_->close();
+}
+
+}  // namespace nwpio::wrfio
