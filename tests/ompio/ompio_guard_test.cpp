@@ -135,7 +135,7 @@ TEST_P(NwpioUnderCollectiveBuffering, EveryValueReadsBack) {
   options.frames_per_file = 12;
   options.gather = GetParam();
   options.print_timing = false;
-  options.hints.log_report = false;
+  options.hints.report = HintReport::Off;
   options.hints.overrides["collective_write"] = "true";
   options.hints.overrides["raw.cb_nodes"] = std::to_string(ranks());
   ExpectedFile expected;
