@@ -286,8 +286,17 @@ void FrameHandoff::abandon() noexcept {
   closed_ = true;
   if (link_) link_->detach(id_);
   // Sends still in flight keep their buffers: they are left to MPI, never freed under it.
+  // Sends that have completed (the usual case: the servers took the frame, then failed) are
+  // finished here and their buffers freed with the handoff.
   for (Group& g : groups_) {
     for (SendBuffer& b : g.buffers) {
+      if (b.requests.empty()) continue;
+      int completed = 0;
+      if (MPI_Testall(static_cast<int>(b.requests.size()), b.requests.data(), &completed, MPI_STATUSES_IGNORE) ==
+              MPI_SUCCESS &&
+          completed != 0) {
+        b.requests.clear();
+      }
       if (!b.requests.empty()) {
         for (MPI_Request& r : b.requests) {
           if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);

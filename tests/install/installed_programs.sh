@@ -16,6 +16,10 @@ prefix=$work/prefix
 "$cmake" --install "$build" --prefix "$prefix" >"$work/install.log"
 clean_env=(env -i "PATH=$prefix/bin:$(dirname "$mpiexec"):/usr/bin:/bin")
 [[ $(id -u) == 0 ]] && clean_env+=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+# Under the sanitizer stage the sanitizers' options (suppressions of MPI's own leaks) go along.
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+  [[ -n ${!v:-} ]] && clean_env+=("$v=${!v}")
+done
 programs=(nwpio-check nwpio-demo)
 ((with_bench)) && programs+=(nwpio-bench)
 for p in "${programs[@]}"; do
