@@ -285,24 +285,23 @@ void FrameHandoff::close() {
 void FrameHandoff::abandon() noexcept {
   closed_ = true;
   if (link_) link_->detach(id_);
-  // Sends still in flight keep their buffers: they are left to MPI, never freed under it.
-  // Sends that have completed (the usual case: the servers took the frame, then failed) are
-  // finished here and their buffers freed with the handoff.
+  // Sends still in flight keep their buffers: MPI reads them until the servers have received
+  // them, so the link (which outlives this stream) takes them over and frees them then.
   for (Group& g : groups_) {
     for (SendBuffer& b : g.buffers) {
       if (b.requests.empty()) continue;
-      int completed = 0;
-      if (MPI_Testall(static_cast<int>(b.requests.size()), b.requests.data(), &completed, MPI_STATUSES_IGNORE) ==
-              MPI_SUCCESS &&
-          completed != 0) {
-        b.requests.clear();
-      }
-      if (!b.requests.empty()) {
-        for (MPI_Request& r : b.requests) {
-          if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+      try {
+        if (link_) {
+          link_->adopt_sends(b.data, b.requests);
+          continue;
         }
-        (void)b.data.release();
+      } catch (...) {
       }
+      // No link, or no memory to record them: the buffer is left allocated.
+      for (MPI_Request& r : b.requests) {
+        if (r != MPI_REQUEST_NULL) MPI_Request_free(&r);
+      }
+      (void)b.data.release();
     }
   }
 }

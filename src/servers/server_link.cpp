@@ -17,6 +17,7 @@ ServerLink::~ServerLink() {
     controls_.wait_all();
   } catch (...) {
   }
+  settle_adopted(true);
   comms_.release();
 }
 
@@ -27,6 +28,28 @@ int ServerLink::attach(FrameHandoff* stream) {
 }
 
 void ServerLink::detach(int stream) noexcept { streams_.erase(stream); }
+
+void ServerLink::adopt_sends(std::unique_ptr<std::byte[]>& buffer, std::vector<MPI_Request>& requests) {
+  AdoptedSends& a = adopted_.emplace_back();
+  a.buffer = std::move(buffer);
+  a.requests = std::move(requests);
+  requests.clear();
+}
+
+void ServerLink::settle_adopted(bool wait) noexcept {
+  std::erase_if(adopted_, [wait](AdoptedSends& a) {
+    const int n = static_cast<int>(a.requests.size());
+    int completed = 0;
+    const int rc = wait ? MPI_Waitall(n, a.requests.data(), MPI_STATUSES_IGNORE)
+                        : MPI_Testall(n, a.requests.data(), &completed, MPI_STATUSES_IGNORE);
+    if (rc != MPI_SUCCESS) {
+      // MPI could not complete them: the buffer stays allocated, never freed under MPI.
+      (void)a.buffer.release();
+      return true;
+    }
+    return wait || completed != 0;
+  });
+}
 
 void ServerLink::send_control(int group, const Control& control) {
   controls_.progress();
@@ -47,6 +70,7 @@ Command ServerLink::dispatch(int group, const std::string& bytes) {
 
 void ServerLink::poll() {
   controls_.progress();
+  settle_adopted(false);
   for (int g = 0; g < groups(); ++g) {
     while (auto bytes = try_receive_message(comms_.link_rank_of_server(0), kTagAck, link(g))) dispatch(g, *bytes);
   }
@@ -72,6 +96,7 @@ void ServerLink::stop(bool all_wait) {
     }
   }
   controls_.wait_all();
+  settle_adopted(true);
 }
 
 }  // namespace nwpio::detail

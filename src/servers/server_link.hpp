@@ -4,9 +4,12 @@
 // nwpio call (poll) or, where a rank must wait (backpressure, close), blocking on one group.
 #pragma once
 
+#include <cstddef>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "servers/messages.hpp"
 #include "servers/server_comms.hpp"
@@ -37,6 +40,13 @@ class ServerLink {
   void detach(int stream) noexcept;
   int attached() const noexcept { return static_cast<int>(streams_.size()); }
 
+  // The sends of a stream abandoned while they were in flight (FrameHandoff::abandon): MPI
+  // still reads their buffer, so the link keeps it until they complete -- freed at a later
+  // poll, or at stop and destruction, which wait for them as for the controls (the servers
+  // receive every frame message of a stream, abandoned or not). Takes both only once it has
+  // room for them (if it throws, the caller still holds them).
+  void adopt_sends(std::unique_ptr<std::byte[]>& buffer, std::vector<MPI_Request>& requests);
+
   // Compute rank 0 (elsewhere nothing): `control` to every server of `group`.
   void send_control(int group, const Control& control);
   // Every ack that has arrived, handed to its stream. Never blocks.
@@ -54,12 +64,19 @@ class ServerLink {
 
  private:
   Command dispatch(int group, const std::string& bytes);
+  struct AdoptedSends {
+    std::unique_ptr<std::byte[]> buffer;
+    std::vector<MPI_Request> requests;
+  };
+  // Frees the adopted buffers whose sends completed; with `wait`, waits for all of them.
+  void settle_adopted(bool wait) noexcept;
 
   ServerComms comms_;
   int rank_ = 0;
   int next_stream_ = 0;
   std::map<int, FrameHandoff*> streams_;
   OwnedSends controls_;
+  std::vector<AdoptedSends> adopted_;
   bool stopped_ = false;
 };
 
