@@ -72,6 +72,9 @@ if(NOT nwpio_preflags_given AND NWPIO_MPI_VENDOR STREQUAL "Open MPI")
       "Flags for mpiexec before the program (Open MPI: --oversubscribe to run more ranks than cores)" FORCE)
 endif()
 separate_arguments(NWPIO_MPIEXEC_PREFLAGS UNIX_COMMAND "${MPIEXEC_PREFLAGS}")
+# The same flags as one text, for test scripts that launch mpiexec themselves (they read it from
+# the environment variable NWPIO_MPIEXEC_PREFLAGS).
+string(JOIN " " NWPIO_MPIEXEC_PREFLAGS_TEXT ${NWPIO_MPIEXEC_PREFLAGS})
 
 message(STATUS "nwpio: MPI ${NWPIO_MPI_VENDOR} (NWPIO_MPI=${NWPIO_MPI}): ${nwpio_mpi_library}")
 message(STATUS "nwpio: MPI compilers ${MPI_C_COMPILER} ${MPI_CXX_COMPILER} ${MPI_Fortran_COMPILER}; "

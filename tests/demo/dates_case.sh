@@ -8,10 +8,11 @@
 # All three must give exactly the same dates, frame by frame.
 #   dates_case.sh MPIEXEC DEMO SOURCE_DIR WORKDIR RANKS FILES demo-options...
 set -euo pipefail
+read -r -a preflags <<<"${NWPIO_MPIEXEC_PREFLAGS:-}"  # the build's MPIEXEC_PREFLAGS (ctest sets it)
 mpiexec=$1 demo=$2 src=$3 work=$4 ranks=$5 expected_files=$6
 shift 6
 rm -rf "$work" && mkdir -p "$work"
-"$mpiexec" -n "$ranks" --oversubscribe "$demo" --output-dir "$work" --verify --e-we 21 --e-sn 17 --e-vert 5 "$@"
+"$mpiexec" -n "$ranks" "${preflags[@]}" "$demo" --output-dir "$work" --verify --e-we 21 --e-sn 17 --e-vert 5 "$@"
 shopt -s nullglob
 files=("$work"/wrfout_d01_*)
 ((${#files[@]} == expected_files)) || { echo "FAIL: expected $expected_files files, found ${#files[@]}"; exit 1; }

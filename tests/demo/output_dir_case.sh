@@ -3,11 +3,12 @@
 # banner names the source that won. Files are read back with --verify (every value).
 #   output_dir_case.sh MPIEXEC DEMO SOURCE_DIR WORKDIR
 set -euo pipefail
+read -r -a preflags <<<"${NWPIO_MPIEXEC_PREFLAGS:-}"  # the build's MPIEXEC_PREFLAGS (ctest sets it)
 mpiexec=$1 demo=$2 src=$3 work=$4
 rm -rf "$work" && mkdir -p "$work"
 { cat "$src/tests/demo/data/namelist.demo.input"; printf " &nwpio\n output_dir = '%s'\n /\n" "$work/from_namelist"; } \
   >"$work/namelist.input"
-run() { "$mpiexec" -n 2 --oversubscribe "$demo" --namelist "$work/namelist.input" --e-vert 5 --verify "$@"; }
+run() { "$mpiexec" -n 2 "${preflags[@]}" "$demo" --namelist "$work/namelist.input" --e-vert 5 --verify "$@"; }
 count() { shopt -s nullglob; local f=("$1"/wrfout_d01_*); echo ${#f[@]}; }
 
 # 1. The namelist's directory.

@@ -6,12 +6,13 @@
 # own 4 lines (banner, output directory, what was written, the rate).
 #   log_lines_case.sh MPIEXEC DEMO WORKDIR IO_FORM
 set -euo pipefail
+read -r -a preflags <<<"${NWPIO_MPIEXEC_PREFLAGS:-}"  # the build's MPIEXEC_PREFLAGS (ctest sets it)
 mpiexec=$1 demo=$2 work=$3 io_form=$4
 rm -rf "$work" && mkdir -p "$work"
 run() {  # run LEVEL: prints the run's whole output (stdout and stderr)
   local level=$1 env=()
   [[ $level != default ]] && env=(env "NWPIO_HINT_REPORT=$level")
-  "${env[@]}" "$mpiexec" -n 2 --oversubscribe "$demo" --e-we 21 --e-sn 17 --e-vert 5 --frames 3 --frames-per-file 2 \
+  "${env[@]}" "$mpiexec" -n 2 "${preflags[@]}" "$demo" --e-we 21 --e-sn 17 --e-vert 5 --frames 3 --frames-per-file 2 \
     --io-form "$io_form" --output-dir "$work/$level" 2>&1
 }
 for level in default full off; do
