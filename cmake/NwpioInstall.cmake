@@ -12,15 +12,15 @@ set(NWPIO_FMOD_DIR ${CMAKE_INSTALL_INCLUDEDIR}/nwpio/fortran)
 
 # Installed libraries find each other through their own directory, and a PnetCDF outside the
 # system's library directories (e.g. scripts/build-pnetcdf-mpich.sh's prefix) through its own.
-set(NWPIO_INSTALL_RPATH "$ORIGIN")
+set(NWPIO_EXTERNAL_RPATH)
 if(NWPIO_HAVE_PNETCDF)
   foreach(dir IN LISTS PNETCDF_LIBRARY_DIRS)
     if(NOT dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
-      list(APPEND NWPIO_INSTALL_RPATH ${dir})
+      list(APPEND NWPIO_EXTERNAL_RPATH ${dir})
     endif()
   endforeach()
 endif()
-set_target_properties(nwpio PROPERTIES INSTALL_RPATH "${NWPIO_INSTALL_RPATH}")
+set_target_properties(nwpio PROPERTIES INSTALL_RPATH "$ORIGIN;${NWPIO_EXTERNAL_RPATH}")
 install(TARGETS nwpio EXPORT nwpioTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
@@ -102,7 +102,8 @@ endif()
 file(RELATIVE_PATH NWPIO_BIN_TO_LIB /nwpio-prefix/${CMAKE_INSTALL_BINDIR} /nwpio-prefix/${CMAKE_INSTALL_LIBDIR})
 foreach(program IN ITEMS nwpio-check nwpio-demo nwpio-bench)
   if(TARGET ${program})
-    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/${NWPIO_BIN_TO_LIB}")
+    # (a program that links PnetCDF itself needs its directory too: RUNPATH is per object)
+    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/${NWPIO_BIN_TO_LIB};${NWPIO_EXTERNAL_RPATH}")
     install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   endif()
 endforeach()
