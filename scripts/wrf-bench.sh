@@ -6,8 +6,11 @@
 # files are compared value by value, so a fast wrong file shows up as one.
 #
 # Usage: scripts/wrf-bench.sh [--grid 202x202x41] [--ranks "2 4"] [--reps 3] [--minutes 3]
-#                             [--history-seconds 60] [--dir DIR]
-# Prints one line per run and a table (medians); raw lines go to DIR/wrf-bench.txt.
+#                             [--history-seconds 60] [--dir DIR] [--packages "pnc nwpio"]
+# Packages: pnc (WRF's io_pnetcdf), nwpio (nwpio's drop-in, its defaults), nwpio-sync (the
+# drop-in with &nwpio write_behind = .false.: every frame in the file before WRF goes on).
+# Prints one line per run (output seconds and the run's wall seconds) and a table (medians);
+# raw lines go to DIR/wrf-bench.txt.
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 source "$NWPIO_ROOT/scripts/wrf/build.sh"
@@ -18,6 +21,7 @@ ranks="2 4"
 reps=3
 minutes=3
 history=60
+packages="pnc nwpio"
 NWPIO_WRF_WORK=${NWPIO_WRF_WORK:-/tmp/nwpio-wrf-bench}
 while (($#)); do
   case $1 in
@@ -27,7 +31,8 @@ while (($#)); do
     --minutes) minutes=$2; shift 2 ;;
     --history-seconds) history=$2; shift 2 ;;
     --dir) NWPIO_WRF_WORK=$2; shift 2 ;;
-    *) echo "usage: $0 [--grid WExSNxVERT] [--ranks \"2 4\"] [--reps N] [--minutes M] [--history-seconds S] [--dir DIR]" >&2; exit 2 ;;
+    --packages) packages=$2; shift 2 ;;
+    *) echo "usage: $0 [--grid WExSNxVERT] [--ranks \"2 4\"] [--reps N] [--minutes M] [--history-seconds S] [--dir DIR] [--packages \"pnc nwpio nwpio-sync\"]" >&2; exit 2 ;;
   esac
 done
 IFS=x read -r e_we e_sn e_vert <<<"$grid"
@@ -51,36 +56,66 @@ hist11=wrfout_d01_0001-01-01_00_00_00
 settings=(io_form_history=11 e_we=$e_we e_sn=$e_sn e_vert=$e_vert run_minutes=$minutes history_interval=0
   history_interval_s=$history)
 
-declare -A seconds
+read -r -a order0 <<<"$packages"
+declare -A seconds walls
 for ((rep = 1; rep <= reps; rep++)); do
   for np in $ranks; do
-    order=(pnc nwpio)
-    ((rep % 2 == 0)) && order=(nwpio pnc)
+    order=("${order0[@]}")
+    if ((rep % 2 == 0)); then  # flipped every repetition
+      order=()
+      for ((i = ${#order0[@]} - 1; i >= 0; i--)); do order+=("${order0[i]}"); done
+    fi
     for pkg in "${order[@]}"; do
       dir=$NWPIO_WRF_WORK/np$np-$pkg
-      nwpio_wrf_case "$dir" "$bin/wrf_$pkg.exe" "${settings[@]}"
+      extra=()
+      exe=$bin/wrf_$pkg.exe
+      if [[ $pkg == nwpio-sync ]]; then
+        exe=$bin/wrf_nwpio.exe
+        extra=(write_behind=.false.)
+      fi
+      nwpio_wrf_case "$dir" "$exe" "${settings[@]}" "${extra[@]}"
+      t0=$(date +%s.%N)
       nwpio_wrf_run "$dir" "$np"
+      wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
       s=$(nwpio_wrf_write_seconds "$dir")
       frames=$(grep -c "Timing for Writing" "$dir/rsl.out.0000")
       seconds[$np,$pkg]+="$s "
-      echo "rep $rep np $np $pkg: $s s writing ($frames frames)" | tee -a "$raw"
+      walls[$np,$pkg]+="$wall "
+      echo "rep $rep np $np $pkg: $s s writing ($frames frames), run $wall s wall" | tee -a "$raw"
     done
-    if out=$("$compare" "$NWPIO_WRF_WORK/np$np-pnc/$hist11" "$NWPIO_WRF_WORK/np$np-nwpio/$hist11"); then
-      echo "rep $rep np $np: files equal" | tee -a "$raw"
-    else
-      echo "rep $rep np $np: FILES DIFFER (WRF's own package under OMPIO data sieving, open-mpi/ompi#12718?): ${out%%$'\n'*}" |
-        tee -a "$raw"
-    fi
+    first=${order0[0]}
+    for pkg in "${order0[@]:1}"; do
+      if out=$("$compare" "$NWPIO_WRF_WORK/np$np-$first/$hist11" "$NWPIO_WRF_WORK/np$np-$pkg/$hist11"); then
+        echo "rep $rep np $np: $first and $pkg files equal" | tee -a "$raw"
+      else
+        echo "rep $rep np $np: $first and $pkg FILES DIFFER (WRF's own package under OMPIO data sieving, open-mpi/ompi#12718?): ${out%%$'\n'*}" |
+          tee -a "$raw"
+      fi
+    done
   done
 done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo
-echo "em_quarter_ss $grid, $minutes min, history every $history s ($frames frames of $(($(stat -c %s "$NWPIO_WRF_WORK/np${ranks%% *}-nwpio/$hist11") / frames / 1000000)) MB in one file); WRF's Timing for Writing summed over the frames, median of $reps"
-printf '| ranks | WRF io_pnetcdf s | nwpio s | speed-up | runs (io_pnetcdf; nwpio) |\n|---|---|---|---|---|\n'
+echo "em_quarter_ss $grid, $minutes min, history every $history s ($frames frames of $(($(stat -c %s "$NWPIO_WRF_WORK/np${ranks%% *}-${order0[0]}/$hist11") / frames / 1000000)) MB in one file); WRF's Timing for Writing summed over the frames (and the run's wall seconds), median of $reps"
+header="| ranks |"
+rule="|---|"
+for pkg in "${order0[@]}"; do
+  header+=" $pkg s (wall s) |"
+  rule+="---|"
+done
+[[ " $packages " == *" pnc "* && " $packages " == *" nwpio "* ]] && { header+=" nwpio faster |"; rule+="---|"; }
+echo "$header runs (output s, in the order of the header) |"
+echo "$rule---|"
 for np in $ranks; do
-  p=$(median <<<"${seconds[$np,pnc]}")
-  n=$(median <<<"${seconds[$np,nwpio]}")
-  printf '| %s | %s | %s | %.2fx | %s; %s |\n' "$np" "$p" "$n" "$(awk -v a="$p" -v b="$n" 'BEGIN { print a / b }')" \
-    "${seconds[$np,pnc]% }" "${seconds[$np,nwpio]% }"
+  line="| $np |"
+  runs=""
+  for pkg in "${order0[@]}"; do
+    line+=" $(median <<<"${seconds[$np,$pkg]}") ($(median <<<"${walls[$np,$pkg]}")) |"
+    runs+="${runs:+; }${seconds[$np,$pkg]% }"
+  done
+  if [[ " $packages " == *" pnc "* && " $packages " == *" nwpio "* ]]; then
+    line+=" $(awk -v a="$(median <<<"${seconds[$np,pnc]}")" -v b="$(median <<<"${seconds[$np,nwpio]}")" 'BEGIN { printf "%.2fx", a / b }') |"
+  fi
+  echo "$line $runs |"
 done

@@ -96,6 +96,12 @@ struct OutputOptions {
   // memory): no send buffer, no message, no unpack. false: every piece travels as a message,
   // as it does between nodes.
   bool shared_memory_exchange = true;
+  // io_form 11, rearranged frames, collective buffering off (the derived default): end_frame
+  // returns while each writer's slab is still on its way to the file (an independent
+  // nonblocking MPI-IO write); the next end_frame or the file's close waits for it. A write
+  // error then surfaces there, and the file is not committed. false: end_frame returns with
+  // the frame in the file (the model waits for the write).
+  bool write_behind = true;
   // io_form 2: bound on everything rank 0 stages to gather a frame (send, receive and slab
   // buffers together; a round holds at least one row of a variable).
   std::int64_t serial_chunk_bytes = std::int64_t{64} << 20;

@@ -21,6 +21,9 @@ struct FrameStats {
   double close_seconds = 0;     // file close (frames that close a file)
   double total_seconds = 0;     // begin_frame .. end_frame, max over ranks
   std::int64_t peak_buffer_bytes = 0;  // largest staging buffer nwpio held on any rank
+  // Write-behind (OutputOptions::write_behind): end_frame returned while slab bytes were still
+  // on their way to the file; the next frame's check_seconds or the close waits for them.
+  bool written_behind = false;
   // Frames handed to I/O servers (IoServers): total_seconds is the time the model was blocked
   // (checks, pack, posting the sends, any wait for the servers); the servers report the rest
   // later, when their answer arrives (server_reported).

@@ -85,6 +85,19 @@ class Backend {
   // A rank with nothing to write passes empty arguments and still joins.
   virtual void write(std::span<const WriteRequest> requests, const Slab& slab) = 0;
 
+  // Collective, as write(), but the slab's bytes may still be on their way to the file when it
+  // returns (write-behind): the caller leaves the slab untouched until settle() returned on
+  // every rank that may write into it. A backend that cannot do it writes at once. Returns
+  // whether this rank's bytes may still be in flight.
+  virtual bool write_behind(std::span<const WriteRequest> requests, const Slab& slab) {
+    write(requests, slab);
+    return false;
+  }
+
+  // Local, never collective: waits until this rank's write-behind is in the file (nothing when
+  // none is in flight). Throws the write's Error. close() settles first by itself.
+  virtual void settle() {}
+
   // Collective. Flushes and closes. Safe to call when create() failed half-way.
   virtual void close() = 0;
 

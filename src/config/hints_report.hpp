@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "backend/backend.hpp"
+#include "layout/layout_facts.hpp"
 #include "config/hints_mpiio.hpp"
 
 namespace nwpio::detail::hints {

@@ -86,6 +86,8 @@ const NwpioKey kKeys[] = {
      [](OutputOptions& o, const NwpioValue& v) { o.max_round_bytes = positive(v); }},
     {"shared_memory_exchange", "logical", "ranks on a writer's node pack straight into its slab in shared memory (default .true.)",
      [](OutputOptions& o, const NwpioValue& v) { o.shared_memory_exchange = v.logical(); }},
+    {"write_behind", "logical", "io_form 11: a frame's slab writes finish while the model goes on; the next frame or the close waits (default .true.)",
+     [](OutputOptions& o, const NwpioValue& v) { o.write_behind = v.logical(); }},
     {"serial_chunk_bytes", "integer", "io_form 2 gather chunk bound in bytes (default 64 MiB)",
      [](OutputOptions& o, const NwpioValue& v) { o.serial_chunk_bytes = positive(v); }},
     // --- I/O servers (docs/IO_SERVERS.md) -----------------------------------------------------

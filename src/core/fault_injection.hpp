@@ -26,8 +26,10 @@ enum class FaultPhase {
              // joins the write with zero requests)
   Close,     // closing a file (end_frame of a full file, or close()): the collective close
              // returned, then this rank fails -- the file must not take its final name
+  Settle,    // end_frame: the previous frame's write-behind ends in an error on this rank --
+             // that frame is not whole in the file, which must not take its final name
 };
-inline constexpr int kFaultPhaseCount = 5;
+inline constexpr int kFaultPhaseCount = 6;
 
 std::string_view to_string(FaultPhase phase) noexcept;
 

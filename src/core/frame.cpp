@@ -21,7 +21,7 @@ using detail::agree;
 using detail::run_and_agree;
 
 // Seconds per phase, reduced with MAX over ranks in one allreduce.
-enum Phase { kDefine, kCheck, kReorder, kExchange, kWait, kClose, kTotal, kPeak, kPhases };
+enum Phase { kDefine, kCheck, kReorder, kExchange, kWait, kClose, kTotal, kPeak, kBehind, kPhases };
 
 }  // namespace
 
@@ -63,6 +63,7 @@ void Writer::Impl::begin_frame(std::string_view date_in) {
   frame.open = true;
   frame.date = date;
   frame.opens_file = records == 0;
+  frame.written_behind = false;
   std::fill(frame.data.begin(), frame.data.end(), detail::FieldSource{});
   frame.seconds = seconds;
   frame.begin_seconds = MPI_Wtime() - t0;
@@ -147,7 +148,13 @@ double Writer::Impl::run_rounds(int record, detail::PhaseTimes& times) {
     if (local) round.clear();
     const double tw = MPI_Wtime();
     try {
-      backend->write(round.requests(), round.slab);
+      // The last round may leave its slab on the way to the file (write-behind); earlier
+      // rounds reuse the slabs at once.
+      if (t + 1 == plan.rounds() && options.write_behind) {
+        frame.written_behind = backend->write_behind(round.requests(), round.slab);
+      } else {
+        backend->write(round.requests(), round.slab);
+      }
     } catch (const Error& e) {
       if (!local) local = e;
     }
@@ -163,8 +170,26 @@ double Writer::Impl::run_rounds(int record, detail::PhaseTimes& times) {
   return wait;
 }
 
+void Writer::Impl::settle_write_behind() {
+  if (!backend || !file_open || records == 0) return;  // only a frame of the open file can be in flight
+  try {
+    run_and_agree(comm, [&] {
+      backend->settle();
+      check_fault(detail::FaultPhase::Settle);  // tests: the write-behind failed on this rank
+    });
+  } catch (const Error&) {
+    broken = true;  // the previous frame is not whole in the file: it never gets its final name
+    pending.clear();
+    frame.open = false;
+    throw;
+  }
+}
+
 void Writer::Impl::end_frame() {
   const double t0 = MPI_Wtime();
+  // 0. The previous frame's write-behind: in the file on every rank before any rank packs into
+  //    the slabs again (the agreement below orders every rank after every settle).
+  settle_write_behind();
   // 1. Agree on everything that can be wrong before any I/O: then a failed frame writes nothing.
   try {
     if (handoff) handoff->check_servers();
@@ -213,6 +238,7 @@ void Writer::Impl::record_statistics(int record, double t0, double check_seconds
   phase[kClose] = close_seconds;
   phase[kTotal] = frame.begin_seconds + (MPI_Wtime() - t0);
   phase[kPeak] = static_cast<double>(plan.buffer_bytes());
+  phase[kBehind] = frame.written_behind && close_seconds == 0 ? 1 : 0;  // a close waited for it
   detail::mpi_check(MPI_Allreduce(MPI_IN_PLACE, phase, kPhases, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce(stats)");
   FrameStats fs;
   fs.file = file_name;
@@ -228,8 +254,11 @@ void Writer::Impl::record_statistics(int record, double t0, double check_seconds
   fs.close_seconds = phase[kClose];
   fs.total_seconds = phase[kTotal];
   fs.peak_buffer_bytes = static_cast<std::int64_t>(phase[kPeak]);
+  fs.written_behind = phase[kBehind] > 0;
   if (rank == 0 && options.print_timing) {
-    std::printf("%s\n", detail::wrf_timing_line(options, fs.date, fs.total_seconds, fs.mb_per_s()).c_str());
+    std::printf("%s\n", fs.written_behind
+                            ? detail::wrf_timing_line(options, fs.date, fs.total_seconds, "written behind").c_str()
+                            : detail::wrf_timing_line(options, fs.date, fs.total_seconds, fs.mb_per_s()).c_str());
     std::fflush(stdout);
   }
   stats.frames.push_back(std::move(fs));

@@ -71,6 +71,7 @@ struct Writer::Impl {
     std::vector<detail::FieldSource> data;  // by schema index; data == nullptr: not put
     double begin_seconds = 0;               // time spent in begin_frame
     double define_seconds = 0;              // file create/define inside begin_frame
+    bool written_behind = false;            // its slab write may still be in flight (write-behind)
   } frame;
   std::vector<Error> pending;            // put() errors, raised by end_frame() on every rank
   // Pack on put: this rank's part of a field, copied in file order (by schema index; reused).
@@ -99,6 +100,7 @@ struct Writer::Impl {
   void put(std::string_view name, const ArrayView& array);
   void end_frame();
   // frame.cpp: the steps of end_frame
+  void settle_write_behind();               // agreed: the previous frame's slab write is in the file
   void check_frame();                       // agreed: everything that can be wrong, before any I/O
   void reserve_frame();                     // room on disk for the frame's bytes
   double run_rounds(int record, detail::PhaseTimes& times);  // the plan's rounds; seconds in backend writes

@@ -147,6 +147,7 @@ json options_json(const OutputOptions& o) {
           {"writer_ranks", o.writer_ranks},
           {"max_round_bytes", o.max_round_bytes},
           {"shared_memory_exchange", o.shared_memory_exchange},
+          {"write_behind", o.write_behind},
           {"serial_chunk_bytes", o.serial_chunk_bytes},
           {"header_reserve_bytes", o.header_reserve_bytes},
           {"server_frames_in_flight", o.server_frames_in_flight},
@@ -197,6 +198,7 @@ OutputOptions options_of(const json& j) {
   j.at("writer_ranks").get_to(o.writer_ranks);
   j.at("max_round_bytes").get_to(o.max_round_bytes);
   j.at("shared_memory_exchange").get_to(o.shared_memory_exchange);
+  j.at("write_behind").get_to(o.write_behind);
   j.at("serial_chunk_bytes").get_to(o.serial_chunk_bytes);
   j.at("header_reserve_bytes").get_to(o.header_reserve_bytes);
   j.at("server_frames_in_flight").get_to(o.server_frames_in_flight);

@@ -44,6 +44,7 @@ std::string Statistics::to_json() const {
                           {"close_seconds", f.close_seconds},
                           {"total_seconds", f.total_seconds},
                           {"peak_buffer_bytes", f.peak_buffer_bytes},
+                          {"written_behind", f.written_behind},
                           {"mb_per_s", f.mb_per_s()}};
     if (f.server_group >= 0) {
       frame["io_servers"] = {{"group", f.server_group},

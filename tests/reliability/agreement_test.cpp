@@ -116,6 +116,28 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
           EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
         }
         break;
+      case FaultPhase::Settle:
+        // Frame 2 went out behind (write_behind, the default); its write fails on one rank,
+        // found at frame 3's end_frame: file 1 misses a frame, keeps its temporary name, and
+        // the stream stops.
+        write_frame(w, model, 2);
+        ASSERT_TRUE(w.statistics().frames.back().written_behind) << "frame 2 was not written behind";
+        w.begin_frame(date_at(3));
+        put_all(w, model);
+        expect_injected(*hooks, c, [&] { w.end_frame(); });
+        {
+          const auto again = expect_same_error([&] { w.begin_frame(date_at(4)); });
+          if (again) {
+            EXPECT_TRUE(contains(again->what(), "failed earlier")) << again->what();
+          }
+        }
+        w.close();
+        MPI_Barrier(world());
+        if (my_rank() == 0) {
+          EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a file whose write-behind failed took its final name";
+          EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
+        }
+        break;
       case FaultPhase::Close:
         // The file is full after frame 3; its close fails on one rank: no final name.
         write_frame(w, model, 2);
@@ -160,7 +182,7 @@ TEST(AgreementClose, FailureInExplicitCloseLeavesTemporaryName) {
 
 INSTANTIATE_TEST_SUITE_P(Phases, Agreement,
                          ::testing::Values(FaultPhase::Open, FaultPhase::Define, FaultPhase::Put, FaultPhase::EndFrame,
-                                           FaultPhase::Close),
+                                           FaultPhase::Close, FaultPhase::Settle),
                          [](const auto& param_info) { return std::string(detail::to_string(param_info.param)); });
 
 }  // namespace

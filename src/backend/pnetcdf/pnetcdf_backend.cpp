@@ -4,6 +4,11 @@
 // neither swaps them (in place, then back) nor copies them. PnetCDF keeps the header and the
 // record count: the rows of Times in a slab also go through it (the same bytes, from the same
 // rank, one after the other). The two handles write disjoint bytes otherwise.
+//
+// Write-behind (write_behind()): when the hints switched collective buffering off, each writer's
+// slab is already one contiguous stretch of the file that nobody else writes, so it goes out as
+// an independent nonblocking MPI_File_iwrite_at (OMPIO and ROMIO hand it to POSIX AIO where
+// they have it) and the frame returns while the bytes travel; settle() waits for them.
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
 
 #include <pnetcdf.h>
@@ -43,7 +48,9 @@ class PnetcdfBackend final : public Backend {
     // Never collective here (see Backend::abandon): a file still open was abandoned.
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (!finalized && info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
+    if (finalized) return;
+    forget_write_behind();
+    if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
   }
 
   void create(const std::string& path, const FileLayout& layout, MPI_Info info) override {
@@ -55,6 +62,7 @@ class PnetcdfBackend final : public Backend {
     }
     if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
     if (info != MPI_INFO_NULL) MPI_Info_dup(info, &info_);  // the same hints for the slab handle
+    independent_slabs_ = slabs_may_go_independently(info);
     const int mode = NC_CLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
     int ncid = -1;
     check(ncmpi_create(comm_, path.c_str(), mode, info, &ncid), "ncmpi_create");
@@ -91,9 +99,53 @@ class PnetcdfBackend final : public Backend {
   }
 
   void write(std::span<const WriteRequest> requests, const Slab& slab) override {
+    write_round(requests, slab, false);
+  }
+
+  bool write_behind(std::span<const WriteRequest> requests, const Slab& slab) override {
+    write_round(requests, slab, independent_slabs_);
+    return pending_ != MPI_REQUEST_NULL;
+  }
+
+  void settle() override {
+    if (pending_ == MPI_REQUEST_NULL) return;
+    MPI_Status status;
+    const int rc = MPI_Wait(&pending_, &status);
+    pending_ = MPI_REQUEST_NULL;
+    mpi_io_check(rc, "MPI_File_iwrite_at (write-behind)");
+    check_count(status, pending_count_, pending_offset_, "MPI_File_iwrite_at (write-behind)");
+  }
+
+  void close() override {
+    // First the bytes still on their way; the handles are closed even when they failed.
+    std::optional<Error> failed;
+    try {
+      settle();
+    } catch (const Error& e) {
+      failed = e;
+    }
+    close_handles();
+    if (failed) throw *failed;
+  }
+
+  LayoutFacts layout_facts() const override { return pnetcdf_layout_facts(ncid_, layout_); }
+
+  void abandon() noexcept override {
+    forget_write_behind();
+    ncid_ = -1;
+    fh_ = MPI_FILE_NULL;
+  }
+
+ private:
+  void write_round(std::span<const WriteRequest> requests, const Slab& slab, bool behind) {
     // Post every request; a failure is remembered, and this rank still joins ncmpi_wait_all
     // and the slab write (both collective) before throwing, so that no rank hangs.
     std::optional<Error> failed;
+    try {
+      settle();  // one write-behind at a time
+    } catch (const Error& e) {
+      failed = e;
+    }
     requests_.clear();
     for (const WriteRequest& r : requests) {
       try {
@@ -112,7 +164,11 @@ class PnetcdfBackend final : public Backend {
     std::optional<Error> slab_failed;
     if (fh_ != MPI_FILE_NULL) {
       try {
-        write_slab(slab);
+        if (behind) {
+          write_slab_behind(slab);
+        } else {
+          write_slab(slab);
+        }
       } catch (const Error& e) {
         slab_failed = e;
       }
@@ -123,7 +179,7 @@ class PnetcdfBackend final : public Backend {
     if (slab_failed) throw *slab_failed;
   }
 
-  void close() override {
+  void close_handles() {
     if (fh_ != MPI_FILE_NULL) {  // first: its data is complete before PnetCDF's last header write
       MPI_File fh = fh_;
       fh_ = MPI_FILE_NULL;
@@ -135,14 +191,27 @@ class PnetcdfBackend final : public Backend {
     check(ncmpi_close(ncid), "ncmpi_close");
   }
 
-  LayoutFacts layout_facts() const override { return pnetcdf_layout_facts(ncid_, layout_); }
-
-  void abandon() noexcept override {
-    ncid_ = -1;
-    fh_ = MPI_FILE_NULL;
+  // Collective buffering off (ROMIO's romio_cb_write=disable, OMPIO's collective_buffering=false)
+  // and independent I/O allowed: a slab may go out as an independent write, whose wait is local
+  // (an abandoned stream can wait for it without the other ranks).
+  static bool slabs_may_go_independently(MPI_Info info) {
+    if (info == MPI_INFO_NULL) return false;
+    auto value = [&](const char* key) {
+      char text[64] = {};
+      int flag = 0;
+      MPI_Info_get(info, key, static_cast<int>(sizeof text) - 1, text, &flag);
+      return flag ? std::string(text) : std::string();
+    };
+    if (value("romio_no_indep_rw") == "true") return false;
+    return value("romio_cb_write") == "disable" || value("collective_buffering") == "false";
   }
 
- private:
+  // Local: waits for a write-behind without raising (a stream given up, or destroyed).
+  void forget_write_behind() noexcept {
+    if (pending_ != MPI_REQUEST_NULL) MPI_Wait(&pending_, MPI_STATUS_IGNORE);
+    pending_ = MPI_REQUEST_NULL;
+  }
+
   void check(int rc, const std::string& call) const { pnetcdf_check(rc, call, path_); }
 
   void mpi_io_check(int rc, const std::string& call) const {
@@ -157,12 +226,25 @@ class PnetcdfBackend final : public Backend {
     const int count = static_cast<int>(slab.size);
     const MPI_Offset offset = slab.position + static_cast<MPI_Offset>(slab.record) * record_stride_;
     mpi_io_check(MPI_File_write_at_all(fh_, offset, slab.data, count, MPI_BYTE, &status), "MPI_File_write_at_all");
+    check_count(status, count, offset, "MPI_File_write_at_all");
+  }
+
+  // Independent and nonblocking: a rank with nothing posts nothing. settle() completes it.
+  void write_slab_behind(const Slab& slab) {
+    if (slab.size == 0) return;
+    const int count = static_cast<int>(slab.size);
+    const MPI_Offset offset = slab.position + static_cast<MPI_Offset>(slab.record) * record_stride_;
+    mpi_io_check(MPI_File_iwrite_at(fh_, offset, slab.data, count, MPI_BYTE, &pending_), "MPI_File_iwrite_at");
+    pending_count_ = count;
+    pending_offset_ = offset;
+  }
+
+  void check_count(const MPI_Status& status, int count, MPI_Offset offset, const std::string& call) const {
     int written = count;
     MPI_Get_count(&status, MPI_BYTE, &written);
     if (written != count) {
-      throw Error(ErrorKind::Io, "MPI_File_write_at_all wrote " + std::to_string(written) + " of " +
-                                     std::to_string(count) + " bytes at offset " + std::to_string(offset) + " of " +
-                                     path_);
+      throw Error(ErrorKind::Io, call + " wrote " + std::to_string(written) + " of " + std::to_string(count) +
+                                     " bytes at offset " + std::to_string(offset) + " of " + path_);
     }
   }
 
@@ -231,6 +313,10 @@ class PnetcdfBackend final : public Backend {
   MPI_Offset record_stride_ = 0;
   int record_marker_ = -1;  // the first record variable (Times): its rows also go through PnetCDF
   std::vector<int> requests_, statuses_;
+  bool independent_slabs_ = false;          // write_behind() may leave the slab in flight
+  MPI_Request pending_ = MPI_REQUEST_NULL;  // the slab write still in flight
+  int pending_count_ = 0;
+  MPI_Offset pending_offset_ = 0;
 };
 
 }  // namespace
