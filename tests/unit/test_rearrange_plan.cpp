@@ -55,6 +55,30 @@ TEST(RowSpace, ChunksAreWholeRowsInOrderAndBalanced) {
   }
 }
 
+// Variables without i and j (Times, ZNU, P_TOP, ...) stay whole in one chunk, checked on a tiny
+// grid with many levels, where they hold a large part of the frame and byte targets fall inside
+// them for many chunk counts.
+TEST(RowSpace, VariablesWithoutIAndJAreNeverCut) {
+  const StreamLayout L = made_up_layout(made_up_grid(4, 3, 60, 1, 1, 0));
+  RowSpace space(frame_fields(L, true));
+  int inside = 0;  // boundaries whose byte target fell inside such a variable
+  for (std::int64_t chunks = 2; chunks <= 300; ++chunks) {
+    space.split(chunks);
+    for (std::size_t f = 0; f < space.size(); ++f) {
+      const FieldGeometry& g = *space[f].g;
+      if (g.ni != 1 || g.nj != 1 || g.rows() < 2) continue;
+      const std::int64_t end_byte = space[f].byte0 + g.rows() * g.row_bytes();
+      for (std::int64_t c = 1; c < chunks; ++c) {
+        const std::int64_t target = space.total_bytes() / chunks * c + space.total_bytes() % chunks * c / chunks;
+        if (target > space[f].byte0 && target < end_byte) ++inside;
+        const std::int64_t cut = space.chunk_begin(c);
+        EXPECT_FALSE(cut > space[f].row0 && cut < space[f].row0 + g.rows()) << g.name << " cut, " << chunks << " chunks";
+      }
+    }
+  }
+  EXPECT_GT(inside, 0) << "no byte target fell inside a variable without i and j: the case proves nothing";
+}
+
 struct PlanCase {
   int px, py, writers, ranks_per_node;  // ranks_per_node 0: every rank on one node
   std::int64_t limit;
