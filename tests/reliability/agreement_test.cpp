@@ -48,6 +48,21 @@ OutputOptions hooked(OutputOptions o, const std::shared_ptr<detail::TestHooks>& 
   return o;
 }
 
+// After a failure inside a frame: the stream refuses the next frame on every rank, and closing it
+// leaves `file` under its temporary name only.
+void expect_stopped_and_temporary(Writer& w, int next_frame, const std::string& file, const char* what) {
+  const auto again = expect_same_error([&] { w.begin_frame(date_at(next_frame)); });
+  if (again) {
+    EXPECT_TRUE(contains(again->what(), "failed earlier")) << again->what();
+  }
+  w.close();
+  MPI_Barrier(world());
+  if (my_rank() == 0) {
+    EXPECT_FALSE(fs::exists(file)) << what;
+    EXPECT_TRUE(fs::exists(temp_of(file)));
+  }
+}
+
 class Agreement : public ::testing::TestWithParam<FaultPhase> {};
 
 TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
@@ -103,18 +118,7 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
         w.begin_frame(date_at(2));
         put_all(w, model);
         expect_injected(*hooks, c, [&] { w.end_frame(); });
-        {
-          const auto again = expect_same_error([&] { w.begin_frame(date_at(3)); });
-          if (again) {
-            EXPECT_TRUE(contains(again->what(), "failed earlier")) << again->what();
-          }
-        }
-        w.close();
-        MPI_Barrier(world());
-        if (my_rank() == 0) {
-          EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a partial file took its final name";
-          EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
-        }
+        expect_stopped_and_temporary(w, 3, file_at(dir, 2), "a partial file took its final name");
         break;
       case FaultPhase::Settle:
         // Frame 2 went out behind (write_behind, the default); its write fails on one rank,
@@ -125,18 +129,7 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
         w.begin_frame(date_at(3));
         put_all(w, model);
         expect_injected(*hooks, c, [&] { w.end_frame(); });
-        {
-          const auto again = expect_same_error([&] { w.begin_frame(date_at(4)); });
-          if (again) {
-            EXPECT_TRUE(contains(again->what(), "failed earlier")) << again->what();
-          }
-        }
-        w.close();
-        MPI_Barrier(world());
-        if (my_rank() == 0) {
-          EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a file whose write-behind failed took its final name";
-          EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
-        }
+        expect_stopped_and_temporary(w, 4, file_at(dir, 2), "a file whose write-behind failed took its final name");
         break;
       case FaultPhase::Close:
         // The file is full after frame 3; its close fails on one rank: no final name.
