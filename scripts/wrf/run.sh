@@ -17,7 +17,7 @@ nwpio_wrf_group_of() {
   case $1 in
     nproc_x | nproc_y) echo domains ;;
     nio_tasks_per_group | nio_groups) echo namelist_quilt ;;
-    write_behind | hint_report | hints_profile) echo nwpio ;;
+    write_behind | hint_report | hints_profile | stats_json) echo nwpio ;;
     *) echo time_control ;;
   esac
 }

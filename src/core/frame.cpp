@@ -58,12 +58,23 @@ void Writer::Impl::begin_frame(std::string_view date_in) {
     const double t1 = MPI_Wtime();
     open_file(date);
     frame.define_seconds = MPI_Wtime() - t1;
+  } else {
+    // The previous frame's write-behind: in the file on every rank before any rank packs into
+    // the slabs again (the model computed in between; by now the write has long finished).
+    settle_write_behind();
   }
   dirty = true;
   frame.open = true;
   frame.date = date;
   frame.opens_file = records == 0;
   frame.written_behind = false;
+  // A one-round plan takes every field as it is put (the slabs are free: settled above, and
+  // begin_pack orders this node's ranks after their writers' last hand-over).
+  frame.packing = nullptr;
+  if (!handoff && plans[frame.opens_file ? 1 : 0] && plans[frame.opens_file ? 1 : 0]->packs_on_put()) {
+    frame.packing = plans[frame.opens_file ? 1 : 0].get();
+    frame.packing->begin_pack();
+  }
   std::fill(frame.data.begin(), frame.data.end(), detail::FieldSource{});
   frame.seconds = seconds;
   frame.begin_seconds = MPI_Wtime() - t0;
@@ -78,7 +89,7 @@ void Writer::Impl::put(std::string_view name_in, const ArrayView& array) {
     const detail::FieldGeometry& g = layout.fields[static_cast<std::size_t>(index)];
     detail::FieldSource src{array.data, g.memory};
     if (array.memory) src.map = detail::memory_map(g, *array.memory, decomposition.domain());
-    frame.data[static_cast<std::size_t>(index)] = array.copy ? copy_on_put(index, src) : src;
+    frame.data[static_cast<std::size_t>(index)] = array.copy ? pack_on_put(index, src) : src;
   } catch (const Error& e) {
     // Raised here on this rank, and by end_frame on every rank.
     pending.push_back(e);
@@ -187,9 +198,6 @@ void Writer::Impl::settle_write_behind() {
 
 void Writer::Impl::end_frame() {
   const double t0 = MPI_Wtime();
-  // 0. The previous frame's write-behind: in the file on every rank before any rank packs into
-  //    the slabs again (the agreement below orders every rank after every settle).
-  settle_write_behind();
   // 1. Agree on everything that can be wrong before any I/O: then a failed frame writes nothing.
   try {
     if (handoff) handoff->check_servers();

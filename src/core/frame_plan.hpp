@@ -54,6 +54,15 @@ class FramePlan {
   // `sources[f]` is the data of the plan's field f.
   virtual void run_round(int t, std::span<const FieldSource> sources, int record, RoundOutput& out,
                          PhaseTimes& times) = 0;
+  // Pack on put: a plan of ONE round can take each field into its staging (the writers' slabs,
+  // the send buffer) when the field is put, instead of from a copy at end_frame: one pass over
+  // the model's memory, no frame-sized copy held per rank (on a VM, fresh memory is what the
+  // first frame pays most for). begin_pack() is collective over the node (the staging is free:
+  // every writer's previous write has settled) and comes once per frame before any
+  // pack_field(); pack_field() is local, `f` in the plan's field order.
+  virtual bool packs_on_put() const noexcept { return false; }
+  virtual void begin_pack() {}
+  virtual void pack_field(std::size_t /*f*/, const FieldSource& /*source*/) {}
   // True when the plan stages slabs and so needs the backend's placement at every file open.
   virtual bool stages_slabs() const noexcept { return false; }
   // Collective, at every file open of a plan that stages slabs.

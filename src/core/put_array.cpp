@@ -126,4 +126,12 @@ detail::FieldSource Writer::Impl::copy_on_put(int index, const detail::FieldSour
   return {copy.empty() ? &kNothing : copy.data(), detail::compact_map(part)};
 }
 
+detail::FieldSource Writer::Impl::pack_on_put(int index, const detail::FieldSource& src) {
+  const int f = frame.packing ? plan_position[frame.opens_file ? 1 : 0][static_cast<std::size_t>(index)] : -1;
+  if (f < 0) return copy_on_put(index, src);
+  frame.packing->pack_field(static_cast<std::size_t>(f), src);
+  static constexpr std::byte kPacked{};
+  return {&kPacked, {}, true};  // non-null: the field was put
+}
+
 }  // namespace nwpio

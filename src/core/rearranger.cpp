@@ -51,6 +51,7 @@ Rearranger::Rearranger(MPI_Comm comm, std::vector<const FieldGeometry*> fields, 
   if (plan_.recv_capacity > 0) {
     recv_ = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(plan_.recv_capacity));
   }
+  if (plan_.rounds == 1) set_send_offsets();
 }
 
 void Rearranger::set_positions(RowPositions pos) {
@@ -107,6 +108,7 @@ void Rearranger::run_round(int t, std::span<const FieldSource> sources, int reco
       std::byte* slab = slabs_->slab(wr);
       const std::int64_t begin = pos_.chunk_begin(space_, c);
       space_.for_each_overlap(space_.chunk_begin(c), space_.chunk_end(c), [&](std::size_t f, std::int64_t ra, std::int64_t rb) {
+        if (sources[f].packed) return;
         const FieldGeometry& g = *space_[f].g;
         scatter_rows(g, sources[f], g.file_boxes[me], ra, rb, slab + (pos_.row_pos(space_, f, ra) - begin), swap);
       });
@@ -114,7 +116,8 @@ void Rearranger::run_round(int t, std::span<const FieldSource> sources, int reco
       std::byte* p = send_.get() + plan_.send_displs[base + static_cast<std::size_t>(wr)];
       space_.for_each_overlap(space_.chunk_begin(c), space_.chunk_end(c), [&](std::size_t f, std::int64_t ra, std::int64_t rb) {
         const FieldGeometry& g = *space_[f].g;
-        p = pack_rows(g, sources[f], g.file_boxes[me], ra, rb, p, swap);
+        p = sources[f].packed ? p + box_bytes(g, g.file_boxes[me], ra, rb)
+                              : pack_rows(g, sources[f], g.file_boxes[me], ra, rb, p, swap);
       });
     }
   }
@@ -140,6 +143,44 @@ void Rearranger::run_round(int t, std::span<const FieldSource> sources, int reco
   if (exchange_) unpack_received(base, a, b, begin, slab);
   hand_over(record, a, b, begin, slab, out);
   times.reorder += MPI_Wtime() - t3;
+}
+
+// Round 0's pieces of field f, at the places run_round's pack pass would give them: in a
+// writer's slab on this node, or at the field's offset in that writer's part of the send buffer.
+void Rearranger::pack_field(std::size_t f, const FieldSource& source) {
+  const auto me = static_cast<std::size_t>(rank_);
+  const bool swap = setup_.byte_order == ByteOrder::BigEndian;
+  const FieldGeometry& g = *space_[f].g;
+  const std::int64_t r0 = space_[f].row0, r1 = r0 + g.rows();
+  for (int w = 0; w < nw_; ++w) {
+    const std::int64_t c = chunk(0, w);
+    const std::int64_t a = std::max(space_.chunk_begin(c), r0), b = std::min(space_.chunk_end(c), r1);
+    if (a >= b) continue;
+    const int wr = setup_.writers[static_cast<std::size_t>(w)];
+    if (slabs_->same_node(wr)) {
+      std::byte* slab = slabs_->slab(wr) + (pos_.row_pos(space_, f, a - r0) - pos_.chunk_begin(space_, c));
+      scatter_rows(g, source, g.file_boxes[me], a - r0, b - r0, slab, swap);
+    } else {
+      std::byte* p = send_.get() + plan_.send_displs[static_cast<std::size_t>(wr)] +
+                     send_offset_[static_cast<std::size_t>(w) * space_.size() + f];
+      pack_rows(g, source, g.file_boxes[me], a - r0, b - r0, p, swap);
+    }
+  }
+}
+
+// Where field f's pieces begin in each writer's part of the send buffer (round 0): the bytes of
+// this rank's pieces of the fields before it in that writer's chunk.
+void Rearranger::set_send_offsets() {
+  const auto me = static_cast<std::size_t>(rank_);
+  send_offset_.assign(static_cast<std::size_t>(nw_) * space_.size(), 0);
+  for (int w = 0; w < nw_; ++w) {
+    const std::int64_t c = chunk(0, w);
+    std::int64_t offset = 0;
+    space_.for_each_overlap(space_.chunk_begin(c), space_.chunk_end(c), [&](std::size_t f, std::int64_t ra, std::int64_t rb) {
+      send_offset_[static_cast<std::size_t>(w) * space_.size() + f] = offset;
+      offset += box_bytes(*space_[f].g, space_[f].g->file_boxes[me], ra, rb);
+    });
+  }
 }
 
 // The pieces other nodes sent, each row to its place in the slab.

@@ -56,11 +56,17 @@ class Rearranger final : public FramePlan {
     return plan_.send_capacity + plan_.recv_capacity + plan_.slab_capacity;
   }
   void abandon() noexcept override { slabs_->abandon(); }
+  // One round: every piece has its place before the frame's exchange, so a field is packed
+  // when it is put.
+  bool packs_on_put() const noexcept override { return plan_.rounds == 1; }
+  void begin_pack() override { slabs_->sync(); }
+  void pack_field(std::size_t f, const FieldSource& source) override;
 
  private:
   std::int64_t chunk(int t, int w) const noexcept { return chunk_of(t, w, nw_); }
   // Sets positions and sizes this rank's slab (collective: NodeSlabs::reserve).
   void set_positions(RowPositions pos);
+  void set_send_offsets();
   void unpack_received(std::size_t base, std::int64_t a, std::int64_t b, std::int64_t begin, std::byte* slab);
   void hand_over(int record, std::int64_t a, std::int64_t b, std::int64_t begin, std::byte* slab, RoundOutput& out);
 
@@ -75,6 +81,7 @@ class Rearranger final : public FramePlan {
   RankRounds plan_;
   RowPositions pos_;
   std::unique_ptr<std::byte[]> send_, recv_;    // allocated once, reused
+  std::vector<std::int64_t> send_offset_;        // one round: [writer * fields + f], see set_send_offsets
 };
 
 }  // namespace nwpio::detail

@@ -63,6 +63,9 @@ struct FieldGeometry {
 struct FieldSource {
   const void* data = nullptr;
   MemoryMap map;
+  // Already in the plan's staging (packed when it was put, FramePlan::pack_field): the round
+  // leaves it alone.
+  bool packed = false;
 };
 
 struct StreamLayout {

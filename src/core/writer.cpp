@@ -149,6 +149,13 @@ Writer::Impl::Impl(detail::ResolvedStream resolved, const Decomposition& d, Sche
       }
     }
   });
+  for (std::size_t kind = 0; kind < 2; ++kind) {
+    plan_position[kind].assign(schema.variables().size(), -1);
+    for (std::size_t f = 0; f < plan_fields[kind].size(); ++f) {
+      const int index = plan_fields[kind][f];
+      if (index != kTimesField) plan_position[kind][static_cast<std::size_t>(index)] = static_cast<int>(f);
+    }
+  }
   contiguous_slabs = traits.parallel && rearrange;
   stats.backend = traits.name;
   stats.gather = !rearrange ? "direct" : traits.shares_each_variable ? "rearrange-per-variable" : "rearrange";

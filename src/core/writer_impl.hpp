@@ -59,6 +59,7 @@ struct Writer::Impl {
   std::array<std::unique_ptr<detail::FramePlan>, 2> plans;
   static constexpr int kTimesField = -1;        // in plan_fields: Times (data = the frame's date)
   std::array<std::vector<int>, 2> plan_fields;  // schema indices, in the plan's order
+  std::array<std::vector<int>, 2> plan_position;  // by schema index: its place in plan_fields, -1: none
   std::vector<detail::FieldSource> plan_sources;
   detail::RoundOutput round;
 
@@ -72,9 +73,11 @@ struct Writer::Impl {
     double begin_seconds = 0;               // time spent in begin_frame
     double define_seconds = 0;              // file create/define inside begin_frame
     bool written_behind = false;            // its slab write may still be in flight (write-behind)
+    detail::FramePlan* packing = nullptr;   // the frame's plan when it packs on put (else: copies)
   } frame;
   std::vector<Error> pending;            // put() errors, raised by end_frame() on every rank
-  // Pack on put: this rank's part of a field, copied in file order (by schema index; reused).
+  // Pack on put where the plan cannot take the field at once (several rounds, the direct plan,
+  // I/O servers): this rank's part of a field, copied in file order (by schema index; reused).
   std::vector<std::vector<std::byte>> copies;
   bool have_previous = false;
   std::int64_t previous_seconds = 0;
@@ -100,7 +103,7 @@ struct Writer::Impl {
   void put(std::string_view name, const ArrayView& array);
   void end_frame();
   // frame.cpp: the steps of end_frame
-  void settle_write_behind();               // agreed: the previous frame's slab write is in the file
+  void settle_write_behind();               // agreed (begin_frame): the previous frame's slab write is in the file
   void check_frame();                       // agreed: everything that can be wrong, before any I/O
   void reserve_frame();                     // room on disk for the frame's bytes
   double run_rounds(int record, detail::PhaseTimes& times);  // the plan's rounds; seconds in backend writes
@@ -110,6 +113,8 @@ struct Writer::Impl {
   // The variable's schema index after every check of the array (throws Error naming the cause).
   int checked_index(const std::string& name, const ArrayView& array) const;
   detail::FieldSource copy_on_put(int index, const detail::FieldSource& src);
+  // Into the frame's plan when it packs on put (frame.packing), else copy_on_put.
+  detail::FieldSource pack_on_put(int index, const detail::FieldSource& src);
   // stream_file.cpp (collective)
   void open_file(const std::string& date);
   double close_file();      // returns seconds spent; commits the file under its final name

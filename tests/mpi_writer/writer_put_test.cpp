@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "core/test_hooks.hpp"
 #include "mpi_support.hpp"
 #include "nwpio/stream_builder.hpp"
 #include "nwpio/writer.hpp"
@@ -48,12 +49,17 @@ struct PutMode {
   IoForm io_form;
   GatherMode gather;
   ReorderMode reorder;
+  bool shared_memory = true;                     // false: every piece through the send buffer
+  int ranks_per_node = 0;                        // > 0: "nodes" of that many ranks (test hook)
+  std::int64_t max_round_bytes = std::int64_t{1} << 30;  // tiny: several rounds, packed from copies
 };
 
 class PackOnPut : public ::testing::TestWithParam<PutMode> {};
 
 // Every field copied at put(); the model overwrites its arrays before end_frame: the file holds
-// what was put.
+// what was put. A rearranger of one round packs each field straight into the writers' slabs
+// (this node) and the send buffer (other nodes) inside put(), while the previous frame's slab
+// write may still be in flight (write-behind); the other plans pack from a copy.
 TEST_P(PackOnPut, TheModelMayMoveOnRightAfterPut) {
   const PutMode m = GetParam();
 #ifndef NWPIO_HAVE_PNETCDF
@@ -67,6 +73,13 @@ TEST_P(PackOnPut, TheModelMayMoveOnRightAfterPut) {
   o.gather = m.gather;
   o.reorder = m.reorder;
   o.use_netcdf_classic = true;
+  o.shared_memory_exchange = m.shared_memory;
+  o.max_round_bytes = m.max_round_bytes;
+  o.serial_chunk_bytes = m.max_round_bytes;
+  if (m.ranks_per_node > 0) {
+    o.test_hooks = std::make_shared<detail::TestHooks>();
+    o.test_hooks->ranks_per_node = m.ranks_per_node;
+  }
   {
     Writer w(model.decomposition(), model.schema(), o);
     for (int t = 0; t < 3; ++t) {
@@ -90,8 +103,16 @@ TEST_P(PackOnPut, TheModelMayMoveOnRightAfterPut) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, PackOnPut,
                          ::testing::Values(PutMode{"rearrange", IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Pack},
+                                           PutMode{"rearrange_messages", IoForm::Pnetcdf, GatherMode::Rearrange,
+                                                   ReorderMode::Pack, false},
+                                           PutMode{"rearrange_two_rank_nodes", IoForm::Pnetcdf, GatherMode::Rearrange,
+                                                   ReorderMode::Pack, true, 2},
+                                           PutMode{"rearrange_tiny_rounds", IoForm::Pnetcdf, GatherMode::Rearrange,
+                                                   ReorderMode::Pack, true, 0, 4096},
                                            PutMode{"direct_datatype", IoForm::Pnetcdf, GatherMode::Direct, ReorderMode::Datatype},
-                                           PutMode{"io_form2", IoForm::NetcdfSerial, GatherMode::Auto, ReorderMode::Auto}),
+                                           PutMode{"io_form2", IoForm::NetcdfSerial, GatherMode::Auto, ReorderMode::Auto},
+                                           PutMode{"io_form2_messages", IoForm::NetcdfSerial, GatherMode::Auto,
+                                                   ReorderMode::Auto, false}),
                          [](const auto& param_info) { return std::string(param_info.param.name); });
 
 // WRF's I/O servers hand over exactly the patch (MemoryStart = -998899): arrays with their own

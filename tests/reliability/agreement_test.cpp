@@ -122,13 +122,11 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
         break;
       case FaultPhase::Settle:
         // Frame 2 went out behind (write_behind, the default); its write fails on one rank,
-        // found at frame 3's end_frame: file 1 misses a frame, keeps its temporary name, and
-        // the stream stops.
+        // found when frame 3 begins: file 1 misses a frame, keeps its temporary name, and the
+        // stream stops.
         write_frame(w, model, 2);
         ASSERT_TRUE(w.statistics().frames.back().written_behind) << "frame 2 was not written behind";
-        w.begin_frame(date_at(3));
-        put_all(w, model);
-        expect_injected(*hooks, c, [&] { w.end_frame(); });
+        expect_injected(*hooks, c, [&] { w.begin_frame(date_at(3)); });
         expect_stopped_and_temporary(w, 4, file_at(dir, 2), "a file whose write-behind failed took its final name");
         break;
       case FaultPhase::Close:
