@@ -1,6 +1,8 @@
 #include "core/node_slabs.hpp"
 
+#include <sys/mman.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <set>
@@ -11,6 +13,14 @@
 #include "util/mpi_call.hpp"
 
 namespace nwpio::detail {
+
+namespace {
+#ifdef MADV_POPULATE_WRITE
+constexpr int kMadvPopulateWrite = MADV_POPULATE_WRITE;
+#else
+constexpr int kMadvPopulateWrite = 23;  // Linux 5.14 uapi value; older headers lack the name
+#endif
+}  // namespace
 
 NodeSlabs::NodeSlabs(MPI_Comm comm, const Options& options) : comm_(comm), shm_dir_(options.shared_memory_dir) {
   mpi_check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
@@ -87,6 +97,20 @@ void NodeSlabs::reserve(std::int64_t bytes) {
               "MPI_Win_shared_query");
     peer_[static_cast<std::size_t>(r)] = static_cast<std::byte*>(p);
   }
+  populate(peer_[static_cast<std::size_t>(rank_)], size);
+}
+
+// The writer's own segment, its pages allocated now in one call (MADV_POPULATE_WRITE, Linux
+// 5.14) instead of one page fault per 4 KiB page at the first pack: on the VMs measured, filling
+// a fresh 64 MB /dev/shm mapping took 0.26 s page by page, 0.02 s to populate + 0.10 s to fill
+// after it (docs/PERFORMANCE.md). Only an optimisation: a kernel without it (EINVAL)
+// or any other refusal leaves the pages to be faulted in on first use, as before.
+void NodeSlabs::populate(std::byte* segment, std::int64_t bytes) noexcept {
+  if (segment == nullptr || bytes <= 0) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(segment) / page * page;
+  const auto end = reinterpret_cast<std::uintptr_t>(segment) + static_cast<std::uintptr_t>(bytes);
+  ::madvise(reinterpret_cast<void*>(begin), end - begin, kMadvPopulateWrite);
 }
 
 void NodeSlabs::check_room(std::int64_t size) {

@@ -61,6 +61,8 @@ class NodeSlabs {
   // Collective over comm: the node's slabs of `size` bytes each fit into /dev/shm, else every
   // rank throws Error(Io).
   void check_room(std::int64_t size);
+  // Local: allocates the pages of this rank's segment at once (see node_slabs.cpp).
+  static void populate(std::byte* segment, std::int64_t bytes) noexcept;
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   MPI_Comm node_ = MPI_COMM_NULL;
