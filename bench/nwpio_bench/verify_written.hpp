@@ -11,7 +11,7 @@
 namespace nwpio::bench {
 
 // Collective. Rank 0 reads `path` with netCDF-C and checks every value against the fill rule
-// (frame 0); throws the same Error(Io) on every rank, naming the method and the first
+// (frame 0), or for the wrfreal workload against its source fields (verify_real_file); throws the same Error(Io) on every rank, naming the method and the first
 // wrong values, when anything differs.
 void verify_written(const CaseContext& ctx, const std::string& method, const std::string& path);
 

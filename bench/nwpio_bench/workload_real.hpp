@@ -8,6 +8,8 @@
 // partly finds: docs/COMPRESSION.md gives the original file's ratio beside the tiled one's.
 #pragma once
 
+#include <string>
+
 #include "synthetic.hpp"
 #include "workload.hpp"
 
@@ -19,5 +21,10 @@ Case real_case(int e_we, int e_sn, int px, int py);
 
 // Fills every field of `model` (this rank's fill boxes) from the file's last record, tiled.
 void fill_real_fields(synthetic::SyntheticModel& model, const Decomposition& decomposition);
+
+// Reads record 0 of every variable of `schema` from the written file `path` (netCDF-C) and
+// compares each value with the tiled source as fill_real_fields put it: exactly, or for
+// floating-point variables within `tolerance` relative to the value when a method quantizes.
+synthetic::VerifyResult verify_real_file(const std::string& path, const Schema& schema, double tolerance = 0);
 
 }  // namespace nwpio::bench
