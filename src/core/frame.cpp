@@ -70,11 +70,9 @@ void Writer::Impl::begin_frame(std::string_view date_in) {
   frame.written_behind = false;
   // A one-round plan takes every field as it is put (the slabs are free: settled above, and
   // begin_pack orders this node's ranks after their writers' last hand-over).
-  frame.packing = nullptr;
-  if (!handoff && plans[frame.opens_file ? 1 : 0] && plans[frame.opens_file ? 1 : 0]->packs_on_put()) {
-    frame.packing = plans[frame.opens_file ? 1 : 0].get();
-    frame.packing->begin_pack();
-  }
+  detail::FramePlan* plan = handoff ? nullptr : plans[frame.opens_file ? 1 : 0].get();
+  frame.packing = plan && plan->packs_on_put() ? plan : nullptr;
+  if (frame.packing) frame.packing->begin_pack();
   std::fill(frame.data.begin(), frame.data.end(), detail::FieldSource{});
   frame.seconds = seconds;
   frame.begin_seconds = MPI_Wtime() - t0;
