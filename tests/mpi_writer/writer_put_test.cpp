@@ -58,8 +58,8 @@ class PackOnPut : public ::testing::TestWithParam<PutMode> {};
 
 // Every field copied at put(); the model overwrites its arrays before end_frame: the file holds
 // what was put. A rearranger of one round packs each field straight into the writers' slabs
-// (this node) and the send buffer (other nodes) inside put(), while the previous frame's slab
-// write may still be in flight (write-behind); the other plans pack from a copy.
+// (this node) and the send buffer (other nodes) inside put(), into the slabs the previous
+// frame's write-behind left (settled when this frame began); the other plans pack from a copy.
 TEST_P(PackOnPut, TheModelMayMoveOnRightAfterPut) {
   const PutMode m = GetParam();
 #ifndef NWPIO_HAVE_PNETCDF
