@@ -151,10 +151,9 @@ void run_one(MethodState& st, const CaseContext& ctx, int rep, RunInfo& info) {
       if (ctx.options->verify) {
         if (st.method->writes_netcdf()) {
           try {
-            const std::string name = st.method->name();
             const auto v = ctx.bench_case->real_fields
                                ? verify_real_file(out.file, ctx.bench_case->schema,
-                                                  name.find("gbr") != std::string::npos ? 1e-2 : 0)
+                                                  real_file_tolerance(st.method->name()))
                                : synthetic::verify_file(out.file, ctx.bench_case->schema, 0);
             ok = v.ok ? 1 : 0;
             summary = v.summary();

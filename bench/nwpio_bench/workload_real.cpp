@@ -66,8 +66,16 @@ std::size_t mirror(std::int64_t i, std::size_t n) {
   return p < n ? p : 2 * n - 1 - p;
 }
 
-// The source variable's last record (the storm at its most developed), as doubles in file order.
-std::vector<double> source_record(const Source& src, const std::string& name) {
+// A source variable's last record (the storm at its most developed), as doubles in file order
+// ([k,] [j, i]), with its extents along i, j and k (i = j = 1 for a variable without i and j).
+struct SourceField {
+  std::vector<double> values;
+  std::size_t i = 1, j = 1, k = 1;
+  double at(std::size_t k_, std::int64_t j_, std::int64_t i_) const {
+    return values[((k_ % k) * j + mirror(j_, j)) * i + mirror(i_, i)];
+  }
+};
+SourceField read_source(const Source& src, const std::string& name, bool decomposed) {
   std::size_t nrec = 0;
   int time_id = -1;
   check(nc_inq_dimid(src.ncid, "Time", &time_id), "nc_inq_dimid(Time)");
@@ -84,33 +92,15 @@ std::vector<double> source_record(const Source& src, const std::string& name) {
     n *= count[static_cast<std::size_t>(d)];
   }
   start[0] = nrec - 1;
-  std::vector<double> buf(n);
-  check(nc_get_vara_double(src.ncid, varid, start.data(), count.data(), buf.data()), "nc_get_vara " + name);
-  return buf;
-}
-
-// Its extents along i, j and k (i = j = 1 for a variable without i and j).
-struct Extents {
-  std::size_t i = 1, j = 1, k = 1;
-};
-Extents source_extents(const Source& src, const std::string& name, bool decomposed) {
-  int varid = -1, ndims = 0, dimids[NC_MAX_VAR_DIMS] = {};
-  check(nc_inq_varid(src.ncid, name.c_str(), &varid), "nc_inq_varid " + name);
-  check(nc_inq_varndims(src.ncid, varid, &ndims), "nc_inq_varndims");
-  check(nc_inq_vardimid(src.ncid, varid, dimids), "nc_inq_vardimid");
-  std::size_t n = 1;
-  std::vector<std::size_t> len(static_cast<std::size_t>(ndims), 1);
-  for (int d = 1; d < ndims; ++d) {
-    check(nc_inq_dimlen(src.ncid, dimids[d], &len[static_cast<std::size_t>(d)]), "nc_inq_dimlen");
-    n *= len[static_cast<std::size_t>(d)];
-  }
-  Extents e;
+  SourceField f;
+  f.values.resize(n);
+  check(nc_get_vara_double(src.ncid, varid, start.data(), count.data(), f.values.data()), "nc_get_vara " + name);
   if (decomposed) {
-    e.i = len[static_cast<std::size_t>(ndims - 1)];
-    e.j = len[static_cast<std::size_t>(ndims - 2)];
+    f.i = count[static_cast<std::size_t>(ndims - 1)];
+    f.j = count[static_cast<std::size_t>(ndims - 2)];
   }
-  e.k = n / (e.i * e.j);
-  return e;
+  f.k = n / (f.i * f.j);
+  return f;
 }
 
 }  // namespace
@@ -160,15 +150,13 @@ void fill_real_fields(synthetic::SyntheticModel& model, const Decomposition& /*d
   Source src;
   for (const synthetic::Field& cf : model.fields()) {
     auto& f = const_cast<synthetic::Field&>(cf);  // the model's own arrays, filled before any method runs
-    const std::vector<double> buf = source_record(src, f.spec->name);
-    const Extents se = source_extents(src, f.spec->name, is_decomposed(f.spec->memory_order));
+    const SourceField source = read_source(src, f.spec->name, is_decomposed(f.spec->memory_order));
     const Box& b = f.fill;
     const Box& m = f.memory;
     for (std::int64_t k = b.lo[2]; k < b.hi[2]; ++k) {
       for (std::int64_t j = b.lo[1]; j < b.hi[1]; ++j) {
         for (std::int64_t i = b.lo[0]; i < b.hi[0]; ++i) {
-          const std::size_t kk = static_cast<std::size_t>(k) % se.k;
-          const double v = buf[(kk * se.j + mirror(j, se.j)) * se.i + mirror(i, se.i)];
+          const double v = source.at(static_cast<std::size_t>(k), j, i);
           const std::int64_t at = (i - m.lo[0]) * f.stride[0] + (j - m.lo[1]) * f.stride[1] + (k - m.lo[2]) * f.stride[2];
           switch (f.spec->type) {
             case DataType::Float: static_cast<float*>(f.data())[at] = static_cast<float>(v); break;
@@ -198,7 +186,6 @@ synthetic::VerifyResult verify_real_file(const std::string& path, const Schema& 
     if (r.problems.size() < 10) r.problems.push_back(text);
   };
   for (const VarSpec& spec : schema.variables()) {
-    const std::vector<double> want = source_record(src, spec.name);
     int varid = -1, ndims = 0, dimids[NC_MAX_VAR_DIMS] = {};
     if (nc_inq_varid(ncid, spec.name.c_str(), &varid) != NC_NOERR) {
       problem(spec.name + ": not in the file");
@@ -217,15 +204,13 @@ synthetic::VerifyResult verify_real_file(const std::string& path, const Schema& 
       problem(spec.name + ": " + nc_strerror(rc));
       continue;
     }
-    // The source's extents (file order: [k,] [j, i]) and the written ones.
     const bool decomposed = is_decomposed(spec.memory_order);
-    const Extents se = source_extents(src, spec.name, decomposed);
+    const SourceField source = read_source(src, spec.name, decomposed);
     const std::size_t wi = decomposed ? count[static_cast<std::size_t>(ndims - 1)] : 1;
     const std::size_t wj = decomposed ? count[static_cast<std::size_t>(ndims - 2)] : 1;
     for (std::size_t at = 0; at < n; ++at) {
       const std::size_t i = at % wi, j = (at / wi) % wj, k = at / (wi * wj);
-      const double v = want[((k % se.k) * se.j + mirror(static_cast<std::int64_t>(j), se.j)) * se.i +
-                            mirror(static_cast<std::int64_t>(i), se.i)];
+      const double v = source.at(k, static_cast<std::int64_t>(j), static_cast<std::int64_t>(i));
       const double expect = spec.type == DataType::Float ? static_cast<double>(static_cast<float>(v))
                             : spec.type == DataType::Int ? static_cast<double>(static_cast<std::int32_t>(v))
                                                          : v;
