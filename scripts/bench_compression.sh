@@ -7,7 +7,7 @@ source "$(dirname "$0")/setup.sh"
 out=${1:-$NWPIO_ROOT/build/bench-compression}
 mkdir -p "$out"
 bench=$NWPIO_ROOT/build/bin/nwpio-bench
-methods=nwpio-io11,nwpio-io13,nwpio-io13-gbr3,wrf-io13,wrf-io2,ceiling
+methods=nwpio-io11,nwpio-io13,nwpio-io13-gbr3,wrf-io13,wrf-io2,ceiling,ceiling-io13
 for cfg in "2 2 1 shm" "4 2 2 shm" "2 2 1 disk" "4 2 2 disk"; do
   set -- $cfg
   dir=/dev/shm/nwpio-bench-compression extra=()

@@ -15,7 +15,7 @@ NWPIO_JOBS=${NWPIO_JOBS:-$(nproc)}
 # Packages needed to build and run nwpio (all from Debian 12).
 NWPIO_BUILD_PACKAGES=(cmake make g++ gfortran pkg-config ccache
   openmpi-bin libopenmpi-dev libpnetcdf-dev pnetcdf-bin libnetcdf-dev netcdf-bin
-  libnetcdf-mpi-dev libhdf5-openmpi-dev
+  libnetcdf-mpi-dev libhdf5-openmpi-dev zlib1g-dev
   libgtest-dev libtoml11-dev libcli11-dev nlohmann-json3-dev libfmt-dev)
 
 nwpio_log() { echo "[nwpio] $*" >&2; }

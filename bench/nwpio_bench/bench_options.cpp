@@ -21,7 +21,9 @@ const std::vector<std::string>& extra_method_names() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> n = {"nwpio-io11-direct-datatype", "reorder-pack", "reorder-datatype",
                                   // compressed netCDF-4 (method_wrf_netcdf.cpp, methods_nwpio.cpp)
-                                  "nwpio-io13", "nwpio-io13-gbr3", "wrf-io13", "wrf-io2"};
+                                  "nwpio-io13", "nwpio-io13-gbr3", "wrf-io13", "wrf-io2",
+                                  // the least a deflate 2 + shuffle write costs (method_deflate_ceiling.cpp)
+                                  "ceiling-io13"};
     // Single raw variants (`ceiling` / `netcdf-floor` run them all and report the fastest).
     for (const bool swap : {false, true}) {
       for (const auto& v : raw_method_names(swap)) n.push_back(v);

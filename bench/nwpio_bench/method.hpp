@@ -46,6 +46,10 @@ struct RunOutcome {
   std::map<std::string, double> phases;  // seconds per phase (nwpio: FrameStats)
   std::int64_t buffer_bytes = 0;    // staging buffers the method holds (max over ranks)
   std::string mode;                 // how it wrote (nwpio: the gathering mode Auto resolved to)
+  // A method whose file is neither netCDF nor the frame's raw bytes checks it itself in finish()
+  // and throws when it is wrong (ceiling-io13: inflates every plane); --verify reports `self_check`.
+  bool self_checked = false;
+  std::string self_check;
 };
 
 class Method {
