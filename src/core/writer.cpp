@@ -3,8 +3,12 @@
 #include <cstdio>
 #include <exception>
 
+#include <filesystem>
+
 #include "backend/backend.hpp"
+#include "config/hints_mpiio.hpp"
 #include "config/iofields.hpp"
+#include "core/filename.hpp"
 #include "core/direct_plan.hpp"
 #include "core/node_slabs.hpp"
 #include "core/rearranger.hpp"
@@ -49,6 +53,30 @@ GatherMode resolve_gather(GatherMode g) { return g == GatherMode::Auto ? GatherM
 
 ReorderMode resolve_reorder(ReorderMode r) { return r == ReorderMode::Auto ? ReorderMode::Pack : r; }
 
+// ROMIO reads the text before the first ':' of a path as a file-system prefix ("ufs:",
+// "lustre:"), so MPI_File_open fails on WRF's dated names (wrfout_d01_2019-06-01_00:00:00),
+// with an error that does not say why (netCDF-C: "Permission denied"). A backend that keeps
+// WRF's colons and opens through MPI-IO (io_form 13, as WRF's io_netcdfpar) is refused here,
+// before any file exists, with the way out (io_form 11 replaces them always, as WRF's does);
+// so is an output_dir with ':' for every MPI-IO backend.
+void check_names_for_romio(const OutputOptions& o, const detail::BackendTraits& traits) {
+  if (!traits.uses_mpiio || !traits.writes_file) return;
+  const detail::hints::MpiIo io = detail::hints::detect_mpiio();
+  if (io.layer != detail::hints::IoLayer::Romio) return;
+  const std::string name = detail::expand_file_name(
+      o.outname, o.domain_id, o.start_date.empty() ? "0001-01-01_00:00:00" : o.start_date, traits.colon_free_names);
+  const bool in_dir = o.output_dir.find(':') != std::string::npos;
+  if (!in_dir && name.find(':') == std::string::npos) return;
+  const std::string path = (std::filesystem::path(o.output_dir) / name).string();
+  throw Error(ErrorKind::InvalidArgument,
+              "io_form " + std::to_string(static_cast<int>(traits.io_form)) + " opens its files through MPI-IO, and " +
+                  io.component + " (ROMIO) reads the text before the first ':' of '" + path +
+                  "' as a file-system prefix: the file cannot be created. " +
+                  (in_dir ? "Use an output_dir without ':'"
+                          : "Set nocolons = .true. (&time_control: ':' becomes '_', as in io_form 11 names)") +
+                  ", or Open MPI's OMPIO (OMPI_MCA_io unset)");
+}
+
 }  // namespace
 
 namespace detail {
@@ -63,6 +91,7 @@ ResolvedStream resolve_stream(const OutputOptions& options, MPI_Comm comm) {
   });
   r.config = resolve_stream_config(options, comm, r.enabled && r.traits.writes_file);
   r.config.options.io_form = r.traits.io_form;
+  if (r.enabled) run_and_agree(comm, [&] { check_names_for_romio(r.config.options, r.traits); });
   return r;
 }
 

@@ -5,7 +5,9 @@
 //  - every chunk is the rule's shape for the writer count (so one writer owns it), filters as set;
 //  - quantized variables stay within the bound their setting promises, value by value;
 //  - bad settings are errors on every rank, naming the key and value (file:line from a
-//    namelist), before any file exists.
+//    namelist), before any file exists;
+//  - under ROMIO (its own runs): WRF's dated names with ':' are refused before any file exists
+//    (ROMIO reads the text before ':' as a file-system prefix), nocolons writes.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <netcdf.h>
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "config/hints_mpiio.hpp"
 #include "nc_reader.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/error.hpp"
@@ -320,6 +323,28 @@ TEST(ParallelNetcdf4, NamelistSettingErrorNamesFileAndLine) {
   EXPECT_EQ(o.io_form, IoForm::NetcdfParallel);
   o.print_timing = false;
   expect_config_error(o, {"bad.nml:7:", "ITIMESTEP", "int"});
+}
+
+// Run only under ROMIO (CMake: mpi_nc4par_romio_np<N>, OMPI_MCA_io=romio321; the OMPIO runs
+// leave this suite out). ROMIO reads the text before ':' as a file-system prefix: WRF's dated
+// names are refused before any file exists, naming nocolons; with nocolons the file is written
+// and every value reads back.
+TEST(UnderRomio, ColonNamesRefusedBeforeAnyFileAndNocolonsWrites) {
+  ASSERT_EQ(detail::hints::detect_mpiio().layer, detail::hints::IoLayer::Romio) << "run with OMPI_MCA_io=romio321";
+  const Decomposition d = make_decomposition();
+  const Schema schema = make_schema(d);
+  OutputOptions o = options_for(IoForm::NetcdfParallel, scratch_dir("romio_colons"));
+  expect_config_error(o, {"ROMIO", "file-system prefix", "wrfout_d01_2026-11-30_00:00:00", "nocolons = .true."});
+  o.output_dir = scratch_dir("romio:dir");
+  o.nocolons = true;
+  expect_config_error(o, {"output_dir without ':'"});
+  o.output_dir = scratch_dir("romio_nocolons");
+  const Written w = write_frames(d, schema, o);
+  if (world_rank() != 0) return;
+  EXPECT_EQ(std::filesystem::path(w.file).filename(), "wrfout_d01_2026-11-30_00_00_00");
+  const auto r = synthetic::verify_file(w.file, schema, 0);
+  EXPECT_TRUE(r.ok) << r.summary();
+  EXPECT_EQ(r.records, kFrames);
 }
 
 }  // namespace
