@@ -68,14 +68,24 @@ struct Slab {
   std::span<const SlabPiece> pieces;
 };
 
+// What the hint layer (config/hint_session) settled for one file open, in the terms a backend
+// needs: the MPI_Info to pass, and whether a writer's own slab may go out as an independent
+// write (decided from the keys passed, on rank 0, the same on every rank). A bare MPI_Info
+// (tests, tools) allows no independent write.
+struct FileHints {
+  FileHints(MPI_Info i = MPI_INFO_NULL, bool independent = false) : info(i), independent_writes(independent) {}  // NOLINT: implicit on purpose
+  MPI_Info info = MPI_INFO_NULL;
+  bool independent_writes = false;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
 
   // Collective. Creates `path` (clobbering), defines dims, vars, attributes, NOFILL, and
-  // leaves define mode. `info` carries the MPI-IO / PnetCDF hints (may be MPI_INFO_NULL).
+  // leaves define mode. `hints.info` carries the MPI-IO / PnetCDF hints (may be MPI_INFO_NULL).
   // Throws Error naming the call, the file and the library's message.
-  virtual void create(const std::string& path, const FileLayout& layout, MPI_Info info) = 0;
+  virtual void create(const std::string& path, const FileLayout& layout, const FileHints& hints) = 0;
 
   // Collective, after create(), by plans that hand over slabs: where rows go (see
   // SlabPlacement). From now on every write() of this file may carry a slab.

@@ -9,7 +9,7 @@ namespace {
 // library costs before the write itself.
 class NullBackend final : public Backend {
  public:
-  void create(const std::string&, const FileLayout& layout, MPI_Info) override { placement_ = compact_placement(layout); }
+  void create(const std::string&, const FileLayout& layout, const FileHints&) override { placement_ = compact_placement(layout); }
   SlabPlacement placement() override { return placement_; }
   void write(std::span<const WriteRequest>, const Slab&) override {}
   void close() override {}

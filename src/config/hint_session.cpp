@@ -1,6 +1,7 @@
 #include "config/hint_session.hpp"
 
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -24,6 +25,7 @@ struct HintPlan::Impl {
 
 struct HintSession::Impl {
   MPI_Info info = MPI_INFO_NULL;
+  bool independent_writes = false;  // every rank: decided on rank 0 from the keys passed
   int rank = 0;
   IoForm io_form = IoForm::Pnetcdf;  // named in the report
   bool uses_mpiio = true;
@@ -53,6 +55,23 @@ std::string pack(const std::vector<Entry>& entries) {
     }
   }
   return out;
+}
+
+// What the keys passed mean for a writer's own slab: collective buffering off (ROMIO's
+// romio_cb_write=disable, OMPIO's collective_buffering=false; from collective_write or a raw key,
+// the last one passed wins as in MPI_Info) and independent I/O not forbidden
+// (romio_no_indep_rw=true makes ROMIO defer the open to the aggregators).
+bool slabs_may_go_independently(const std::vector<Entry>& entries) {
+  std::map<std::string, std::string> passed;
+  for (const auto& e : entries) {
+    for (const auto& k : e.keys) passed[k.key] = k.value;
+  }
+  const auto value = [&](const char* key) {
+    const auto it = passed.find(key);
+    return it == passed.end() ? std::string() : it->second;
+  };
+  if (value("romio_no_indep_rw") == "true") return false;
+  return value("romio_cb_write") == "disable" || value("collective_buffering") == "false";
 }
 
 // Every rank gets rank 0's keys, so that all pass identical values.
@@ -122,6 +141,7 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io
   s.impl_->io_form = io_form;
   s.impl_->uses_mpiio = uses_mpiio;
   std::string packed;
+  int independent = 0;
   run_and_agree(comm, [&] {
     if (s.impl_->rank != 0 || !plan.impl_->resolved) return;
     Impl& im = *s.impl_;
@@ -140,8 +160,11 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io
       }
     }
     packed = pack(im.entries);
+    independent = slabs_may_go_independently(im.entries) ? 1 : 0;
   });
   s.impl_->info = broadcast_info(std::move(packed), comm);
+  mpi_check(MPI_Bcast(&independent, 1, MPI_INT, 0, comm), "MPI_Bcast(hints: independent writes)");
+  s.impl_->independent_writes = independent == 1;
   return s;
 }
 
@@ -157,6 +180,8 @@ HintSession::HintSession(HintSession&&) noexcept = default;
 HintSession& HintSession::operator=(HintSession&&) noexcept = default;
 
 MPI_Info HintSession::info() const noexcept { return impl_ ? impl_->info : MPI_INFO_NULL; }
+
+bool HintSession::independent_writes() const noexcept { return impl_ && impl_->independent_writes; }
 
 void HintSession::set_record_variables(std::set<std::string> names) { impl_->record_vars = std::move(names); }
 

@@ -63,6 +63,10 @@ class HintSession {
   HintSession& operator=(HintSession&&) noexcept;
 
   MPI_Info info() const noexcept;  // MPI_INFO_NULL when nothing is set; owned by the session
+  // The same on every rank: what was passed turns collective buffering off and leaves
+  // independent I/O allowed, so a writer's contiguous slab may go out as an independent write
+  // (io_form 11's write-behind; its wait is then local). False when nothing goes to MPI-IO.
+  bool independent_writes() const noexcept;
 
   // Optional: the record variables of the file, so that record_align can be verified.
   void set_record_variables(std::set<std::string> names);

@@ -98,7 +98,7 @@ void Writer::Impl::open_file(const std::string& date) {
   });
   try {
     run_and_agree(comm, [&] {
-      backend->create(temp, layout.file, hints.info());
+      backend->create(temp, layout.file, {hints.info(), hints.independent_writes()});
       check_fault(detail::FaultPhase::Define);  // tests: one rank fails after the create
     });
     // Plans that stage slabs place them where the backend wants the rows (for a classic file:

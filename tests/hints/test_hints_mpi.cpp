@@ -26,6 +26,7 @@
 #include "nwpio/error.hpp"
 #include "mpi_support.hpp"
 
+using nwpio::detail::HintPlan;
 using nwpio::detail::HintSession;
 using nwpio::detail::LayoutFacts;
 using json = nlohmann::json;
@@ -200,6 +201,33 @@ std::pair<json, LayoutFacts> open_with(const std::map<std::string, std::string>&
   check_file(path);
   s.set_record_variables({"T", "U"});
   return {json::parse(s.verify_and_report(path, f)), f};
+}
+
+// Whether a writer's slab may go out as an independent write (io_form 11's write-behind) is the
+// hint layer's answer from what it passes, the same on every rank, under ROMIO and OMPIO alike.
+TEST(HintSessionMpi, IndependentWritesFollowWhatIsPassed) {
+  const auto independent = [](const std::map<std::string, std::string>& overrides, bool contiguous) {
+    nwpio::HintOptions o;
+    o.report = nwpio::HintReport::Off;
+    o.overrides = overrides;
+    const bool mine = HintSession::resolve(o, nwpio::IoForm::Pnetcdf, MPI_COMM_WORLD, 0, contiguous).independent_writes();
+    int lo = mine ? 1 : 0, hi = lo;
+    MPI_Allreduce(MPI_IN_PLACE, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(lo, hi) << "ranks disagree";
+    return mine;
+  };
+  EXPECT_TRUE(independent({}, true));    // contiguous slabs: collective_write derived false
+  EXPECT_FALSE(independent({}, false));  // nothing passed: the implementation's collective buffering
+  EXPECT_TRUE(independent({{"collective_write", "false"}}, false));
+  EXPECT_FALSE(independent({{"collective_write", "true"}}, true));
+  // ROMIO defers the open to the aggregators with romio_no_indep_rw; OMPIO has no such key.
+  EXPECT_EQ(independent({{"collective_write", "false"}, {"no_indep_rw", "true"}}, true), !romio_expected());
+  // A file not opened through MPI-IO passes nothing.
+  nwpio::HintOptions o;
+  o.report = nwpio::HintReport::Off;
+  const HintPlan plan = HintPlan::resolve(o, MPI_COMM_WORLD);
+  EXPECT_FALSE(HintSession::for_file(plan, MPI_COMM_WORLD, nwpio::IoForm::NetcdfSerial, false, 0, true).independent_writes());
 }
 
 TEST(HintSessionMpi, AlignmentVerifiedThroughTheRealHeaderExtent) {

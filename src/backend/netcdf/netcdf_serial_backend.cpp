@@ -51,7 +51,7 @@ class NetcdfSerialBackend final : public Backend {
     if (ncid_ >= 0) nc_close(ncid_);
   }
 
-  void create(const std::string& path, const FileLayout& layout, MPI_Info /*info: MPI-IO hints do not apply*/) override {
+  void create(const std::string& path, const FileLayout& layout, const FileHints& /*MPI-IO hints do not apply*/) override {
     layout_ = layout;  // every rank: placement() is answered everywhere
     run_and_agree(comm_, [&] {
       if (rank_ == 0) create_on_root(path, layout);

@@ -34,7 +34,8 @@ class NetcdfParallelBackend final : public Backend {
   // close() not reached: the handle is forgotten, never closed here (nc_close is collective).
   ~NetcdfParallelBackend() override = default;
 
-  void create(const std::string& path, const FileLayout& layout, MPI_Info info) override {
+  void create(const std::string& path, const FileLayout& layout, const FileHints& hints) override {
+    const MPI_Info info = hints.info;
     if (ncid_ >= 0) throw Error(ErrorKind::State, "parallel netCDF-4 backend: create('" + path + "') while '" + path_ + "' is open");
     layout_ = layout;
     path_ = path;

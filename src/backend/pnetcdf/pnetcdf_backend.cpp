@@ -53,7 +53,8 @@ class PnetcdfBackend final : public Backend {
     if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
   }
 
-  void create(const std::string& path, const FileLayout& layout, MPI_Info info) override {
+  void create(const std::string& path, const FileLayout& layout, const FileHints& hints) override {
+    const MPI_Info info = hints.info;
     path_ = path;
     layout_ = layout;  // the few facts write() needs later (shapes, types), kept by value
     record_marker_ = -1;
@@ -62,7 +63,7 @@ class PnetcdfBackend final : public Backend {
     }
     if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
     if (info != MPI_INFO_NULL) MPI_Info_dup(info, &info_);  // the same hints for the slab handle
-    independent_slabs_ = slabs_may_go_independently(info);
+    independent_slabs_ = hints.independent_writes;
     const int mode = NC_CLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
     int ncid = -1;
     check(ncmpi_create(comm_, path.c_str(), mode, info, &ncid), "ncmpi_create");
@@ -189,21 +190,6 @@ class PnetcdfBackend final : public Backend {
     const int ncid = ncid_;
     ncid_ = -1;
     check(ncmpi_close(ncid), "ncmpi_close");
-  }
-
-  // Collective buffering off (ROMIO's romio_cb_write=disable, OMPIO's collective_buffering=false)
-  // and independent I/O allowed: a slab may go out as an independent write, whose wait is local
-  // (an abandoned stream can wait for it without the other ranks).
-  static bool slabs_may_go_independently(MPI_Info info) {
-    if (info == MPI_INFO_NULL) return false;
-    auto value = [&](const char* key) {
-      char text[64] = {};
-      int flag = 0;
-      MPI_Info_get(info, key, static_cast<int>(sizeof text) - 1, text, &flag);
-      return flag ? std::string(text) : std::string();
-    };
-    if (value("romio_no_indep_rw") == "true") return false;
-    return value("romio_cb_write") == "disable" || value("collective_buffering") == "false";
   }
 
   // Local: waits for a write-behind without raising (a stream given up, or destroyed).
