@@ -19,7 +19,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include "method.hpp"
 #include "nwpio/error.hpp"
@@ -124,6 +126,7 @@ class DeflateCeilingMethod final : public Method {
   void run(const CaseContext& ctx, int) override {
     std::int64_t used = 0;
     double copy = 0, deflate = 0;
+    std::optional<Error> failed;
     for (Piece& p : pieces_) {
       const synthetic::Field& f = *p.field;
       p.out_offset = used;
@@ -139,7 +142,10 @@ class DeflateCeilingMethod final : public Method {
         auto n = static_cast<uLongf>(out_.size() - static_cast<std::size_t>(used));
         const int rc = compress2(reinterpret_cast<Bytef*>(dst), &n, reinterpret_cast<const Bytef*>(shuffled_.data()),
                                  static_cast<uLong>(p.raw_bytes), kDeflateLevel);
-        if (rc != Z_OK) throw Error(ErrorKind::Internal, "compress2(" + f.spec->name + ") returned " + std::to_string(rc));
+        if (rc != Z_OK) {  // every rank must still reach the agreement below
+          if (!failed) failed = Error(ErrorKind::Internal, "compress2(" + f.spec->name + ") returned " + std::to_string(rc));
+          n = 0;
+        }
         p.out_bytes = static_cast<std::int64_t>(n);
         copy += t1 - t0;
         deflate += MPI_Wtime() - t1;
@@ -151,11 +157,16 @@ class DeflateCeilingMethod final : public Method {
     offset_ = 0;
     mpi_check(MPI_Exscan(&used, &offset_, 1, MPI_INT64_T, MPI_SUM, ctx.comm), "MPI_Exscan(compressed bytes)");
     if (ctx.rank == 0) offset_ = 0;  // MPI_Exscan leaves rank 0's result undefined
+    // One call per rank (MPI counts are int): a compressed share over 2 GiB is refused, not cut.
+    if (!failed && used > std::numeric_limits<int>::max()) {
+      failed = Error(ErrorKind::InvalidArgument, "ceiling-io13: this rank's compressed share (" + std::to_string(used) +
+                                                     " bytes) exceeds one MPI write; use more ranks");
+    }
+    detail::agree(ctx.comm, failed);  // every rank throws the same Error before the collective open
     MPI_File fh = MPI_FILE_NULL;
     mpi_check(MPI_File_open(ctx.comm, path_.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, ctx.info_slabs, &fh),
               "MPI_File_open(" + path_ + ")");
     MPI_Status status;
-    // A rank's compressed frame stays far below 2 GiB (MPI's int count) for any grid this bench runs.
     mpi_check(MPI_File_write_at_all(fh, offset_, out_.data(), static_cast<int>(used), MPI_BYTE, &status),
               "MPI_File_write_at_all(" + path_ + ")");
     if (ctx.options->fsync) mpi_check(MPI_File_sync(fh), "MPI_File_sync(" + path_ + ")");
