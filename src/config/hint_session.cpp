@@ -10,6 +10,7 @@
 #include "config/hints_merge.hpp"
 #include "config/hints_mpiio.hpp"
 #include "config/hints_report.hpp"
+#include "config/ompio_guard.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
 
@@ -111,6 +112,11 @@ HintPlan HintPlan::resolve(const HintOptions& options, MPI_Comm comm) {
   HintPlan plan;
   int rank = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  // Every rank, before any file of the stream is opened: OMPIO's write data sieving corrupts
+  // collective writes on whichever rank aggregates (open-mpi/ompi#12718), not only on rank 0,
+  // which alone translates the hints (and so reached the guard there only, until stop 21:
+  // Gather/NwpioUnderCollectiveBuffering run on its own lost values at 3 and 4 ranks).
+  guard_ompio_write_data_sieving();
   run_and_agree(comm, [&] {
     if (rank != 0) return;
     Impl& im = *plan.impl_;
