@@ -12,10 +12,6 @@
 
 namespace nwpio {
 
-namespace detail {
-struct TestHooks;  // nwpio's own tests only (src/core/test_hooks.hpp)
-}
-
 // WRF's io_form values. 0 is nwpio's own null backend (library overhead alone, no file).
 // 13: netCDF-4/HDF5 written in parallel, compressed (needs a build with the MPI netCDF-C).
 enum class IoForm : int { Null = 0, NetcdfSerial = 2, Pnetcdf = 11, NetcdfParallel = 13 };
@@ -50,6 +46,9 @@ struct OutputOptions {
   std::string outname = "wrfout_d<domain>_<date>";  // history_outname: <domain>, <date>
   int domain_id = 1;
   int frames_per_file = 1;                            // frames_per_outfile
+  // Frames a file is sized for (the stripe count follows a file's expected size) when a front
+  // end decides itself where a file ends (WRF's package: WRF's ioclose); 0: frames_per_file.
+  int sizing_frames_per_file = 0;
   bool nocolons = false;  // ':' -> '_' in file names (always done for io_form 11, as WRF does)
   FileFormat format = FileFormat::Cdf2;               // io_form 11 format
   bool use_netcdf_classic = false;  // io_form 2: .true. -> CDF-2, .false. -> netCDF-4 (WRF default)
@@ -134,10 +133,6 @@ struct OutputOptions {
   HintOptions hints;
 
   // (Every field above travels to the I/O servers: src/servers/stream_definition.cpp lists them.)
-
-  // Not for users: hooks of nwpio's own tests (fault injection, simulated nodes). Null in
-  // production, where the type cannot even be named outside nwpio's sources.
-  std::shared_ptr<detail::TestHooks> test_hooks;
 
   // Reads namelist.input on rank 0 of comm, broadcasts, and fills the options of the
   // history stream of `domain_id` (1-based, as WRF counts). Collective. Throws Error(Config)

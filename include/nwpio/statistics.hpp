@@ -22,8 +22,15 @@ struct FrameStats {
   double total_seconds = 0;     // begin_frame .. end_frame, max over ranks
   std::int64_t peak_buffer_bytes = 0;  // largest staging buffer nwpio held on any rank
   // Write-behind (OutputOptions::write_behind): end_frame returned while slab bytes were still
-  // on their way to the file; the next frame's check_seconds or the close waits for them.
+  // on their way to the file; the next frame that packs into the same slabs waits for them.
   bool written_behind = false;
+  // The frame completed its file and the file was committed (fsync where asked, final name)
+  // behind the model, while end_frame had returned.
+  bool committed_behind = false;
+  // Seconds from the end of the frame that completed the file until the file carried its final
+  // name; -1: not known yet (a file committed behind the model: filled in when the stream learns
+  // it, at the latest at close) or the frame did not complete a file.
+  double committed_after_seconds = -1;
   // Frames handed to I/O servers (IoServers): total_seconds is the time the model was blocked
   // (checks, pack, posting the sends, any wait for the servers); the servers report the rest
   // later, when their answer arrives (server_reported).

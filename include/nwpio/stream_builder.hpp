@@ -27,6 +27,10 @@
 
 namespace nwpio {
 
+namespace detail {
+struct BuilderAccess;  // nwpio's own front ends and tests (src/api/stream_context.hpp)
+}
+
 class StreamBuilder {
  public:
   // Collective over comm. Resolves and checks the configuration now, on every rank, so that a
@@ -70,6 +74,7 @@ class StreamBuilder {
   Writer build();
 
  private:
+  friend struct detail::BuilderAccess;
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

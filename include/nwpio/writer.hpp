@@ -17,6 +17,11 @@
 
 namespace nwpio {
 
+namespace detail {
+struct BuilderAccess;  // nwpio's own front ends and tests (src/api/stream_context.hpp)
+class Stream;          // the stream itself (src/core/stream.hpp)
+}
+
 // An array handed to Writer::put with what the front end knows about it.
 struct ArrayView {
   const void* data = nullptr;
@@ -90,9 +95,9 @@ class Writer {
 
  private:
   friend class StreamBuilder;
-  struct Impl;
-  explicit Writer(std::unique_ptr<Impl> impl) noexcept;
-  std::unique_ptr<Impl> impl_;
+  friend struct detail::BuilderAccess;
+  explicit Writer(std::unique_ptr<detail::Stream> impl) noexcept;
+  std::unique_ptr<detail::Stream> impl_;
 };
 
 }  // namespace nwpio

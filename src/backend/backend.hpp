@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "backend/backend_traits.hpp"
+#include "backend/deferred_write.hpp"
 #include "layout/file_layout.hpp"
 #include "nwpio/options.hpp"
 #include "layout/layout_facts.hpp"
@@ -95,21 +96,32 @@ class Backend {
   // A rank with nothing to write passes empty arguments and still joins.
   virtual void write(std::span<const WriteRequest> requests, const Slab& slab) = 0;
 
-  // Collective, as write(), but the slab's bytes may still be on their way to the file when it
-  // returns (write-behind): the caller leaves the slab untouched until settle() returned on
-  // every rank that may write into it. A backend that cannot do it writes at once. Returns
-  // whether this rank's bytes may still be in flight.
-  virtual bool write_behind(std::span<const WriteRequest> requests, const Slab& slab) {
+  // Collective, as write(), except the slab when the backend can leave it to its caller: then it
+  // returns the slab's write (deferred_write.hpp: plain POSIX, any thread, valid after close()),
+  // which the caller runs while the model goes on, leaving the slab untouched until it has run.
+  // A backend that cannot (its slabs are not the file's own bytes, or the hints keep writes
+  // collective) writes at once and returns null; so does a rank with nothing in its slab.
+  virtual std::unique_ptr<DeferredWrite> write_deferred(std::span<const WriteRequest> requests, const Slab& slab) {
     write(requests, slab);
-    return false;
+    return nullptr;
   }
 
-  // Local, never collective: waits until this rank's write-behind is in the file (nothing when
-  // none is in flight). Throws the write's Error. close() settles first by itself.
-  virtual void settle() {}
+  // Whether write_deferred() leaves this file's slabs to the caller (after placement(); the same
+  // on every rank).
+  virtual bool defers_slabs() const noexcept { return false; }
 
-  // Collective. Flushes and closes. Safe to call when create() failed half-way.
-  virtual void close() = 0;
+  // Collective. Flushes and closes. Safe to call when create() failed half-way. `durable`:
+  // every rank's bytes of the file are on stable storage when it returns (MPI_File_sync or
+  // fsync by each rank that wrote, as the file system needs: on Lustre and GPFS a client's
+  // cached bytes are flushed only by that client). Deferred writes the caller still runs are
+  // the caller's to sync.
+  virtual void close(bool durable) = 0;
+
+  // Whether a write that does not fit on the disk (or over a quota) fails as an error of the
+  // write itself. False where slabs go through an MPI-IO layer that may print the system's
+  // error and report success (Open MPI 4.1's OMPIO): the caller then reserves the frame's
+  // blocks first (core/disk_guard.hpp).
+  virtual bool reports_full_disk() const noexcept { return false; }
 
   // Rank 0: the real layout of the open file (unknown = default).
   virtual LayoutFacts layout_facts() const { return {}; }

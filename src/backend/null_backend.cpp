@@ -12,7 +12,7 @@ class NullBackend final : public Backend {
   void create(const std::string&, const FileLayout& layout, const FileHints&) override { placement_ = compact_placement(layout); }
   SlabPlacement placement() override { return placement_; }
   void write(std::span<const WriteRequest>, const Slab&) override {}
-  void close() override {}
+  void close(bool) override {}
 
  private:
   SlabPlacement placement_;

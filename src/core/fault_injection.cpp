@@ -11,7 +11,7 @@ std::string_view to_string(FaultPhase phase) noexcept {
     case FaultPhase::Put: return "put";
     case FaultPhase::EndFrame: return "end_frame";
     case FaultPhase::Close: return "close";
-    case FaultPhase::Settle: return "settle";
+    case FaultPhase::WriteBehind: return "write_behind";
   }
   return "?";
 }

@@ -5,7 +5,7 @@
 // go on as in a real failure, so the test sees what a real one-rank failure does.
 //
 // Not a public header, never read from the environment, never consulted by a backend: a test
-// hands a FaultInjector to its stream through OutputOptions::test_hooks (src/core/test_hooks.hpp),
+// hands a FaultInjector to its stream through the stream's private context (src/core/test_hooks.hpp),
 // only the Writer checks it. A test arms the same fault on every rank and only the named rank
 // fails. A stream without hooks checks nothing.
 #pragma once
@@ -26,8 +26,9 @@ enum class FaultPhase {
              // joins the write with zero requests)
   Close,     // closing a file (end_frame of a full file, or close()): the collective close
              // returned, then this rank fails -- the file must not take its final name
-  Settle,    // end_frame: the previous frame's write-behind ends in an error on this rank --
-             // that frame is not whole in the file, which must not take its final name
+  WriteBehind,  // a frame's slab write behind the model fails on this rank (injected when the
+                // write is handed over, raised where the background failure is found) -- that
+                // frame is not whole in the file, which must not take its final name
 };
 inline constexpr int kFaultPhaseCount = 6;
 

@@ -12,7 +12,4 @@ namespace nwpio::detail {
 // for it elsewhere).
 std::string expand_file_name(std::string_view outname, int domain_id, std::string_view date, bool replace_colons);
 
-// The suffix of the name a file is written under until it is complete.
-inline constexpr std::string_view kTemporarySuffix = ".nwpio-tmp";
-
 }  // namespace nwpio::detail

@@ -57,6 +57,7 @@ NodeSlabs::~NodeSlabs() {
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (finalized || abandoned_) return;
+  in_use_.wait();  // a background write reads this rank's slab until it is done
   release();
   if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
 }
@@ -70,6 +71,7 @@ void NodeSlabs::release() noexcept {
 }
 
 void NodeSlabs::reserve(std::int64_t bytes) {
+  in_use_.wait();
   int grow = bytes > capacity_ || win_ == MPI_WIN_NULL ? 1 : 0;
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &grow, 1, MPI_INT, MPI_LOR, comm_), "MPI_Allreduce(slab size)");
   if (!grow) return;
@@ -140,6 +142,7 @@ void NodeSlabs::check_room(std::int64_t size) {
 }
 
 void NodeSlabs::sync() {
+  in_use_.wait();
   if (node_size_ == 1) return;
   mpi_check(MPI_Win_sync(win_), "MPI_Win_sync");
   mpi_check(MPI_Barrier(node_), "MPI_Barrier(node)");

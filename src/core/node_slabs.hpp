@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "core/buffer_in_use.hpp"
+
 namespace nwpio::detail {
 
 class NodeSlabs {
@@ -43,15 +45,22 @@ class NodeSlabs {
   int nodes() const noexcept { return nodes_; }
 
   // Collective over comm: this rank's slab holds at least `bytes` afterwards. The windows are
-  // reallocated (on every node, together) only when some rank needs more than it has.
+  // reallocated (on every node, together) only when some rank needs more than it has, after
+  // every background write from them finished.
   void reserve(std::int64_t bytes);
   // The slab of `rank` when it lies on this node (this rank's own included), else nullptr.
   std::byte* slab(int rank) const noexcept { return peer_[static_cast<std::size_t>(rank)]; }
   std::int64_t capacity() const noexcept { return capacity_; }
 
   // Collective over the node: every write into any slab of this node before the call is
-  // visible to every rank of the node after it (MPI_Win_sync, barrier, MPI_Win_sync).
+  // visible to every rank of the node after it (MPI_Win_sync, barrier, MPI_Win_sync). This
+  // rank's own slab is free first: a background write of it (write-behind) is waited for, so
+  // no rank of the node packs into a slab that is still on its way to a file.
   void sync();
+
+  // This rank's slab while a background writer reads it (write-behind); sync() and reserve()
+  // wait for it.
+  BufferInUse& own_slab_in_use() noexcept { return in_use_; }
 
   // Local: forget the window without freeing it (other ranks may not join a collective any more).
   void abandon() noexcept { abandoned_ = true; }
@@ -73,6 +82,7 @@ class NodeSlabs {
   std::vector<std::byte*> peer_; // by comm rank: its slab if on this node
   std::int64_t capacity_ = 0;
   std::string shm_dir_;
+  BufferInUse in_use_;
   bool abandoned_ = false;
 };
 

@@ -1,15 +1,13 @@
 // Writer::put with what the front end knows about the array: every check that the C and
 // Fortran APIs, WRF's I/O API and C++ users alike need (declared name and type, the array's
 // rank and extents against the variable's memory bounds, an explicit memory box that holds
-// this rank's part), and "pack on put": the rank's part copied in file order at once, so the
-// caller may reuse or free the array as soon as put() returns.
+// this rank's part, not put twice). Where the data goes then is the sink's (FrameSink::accept).
 #include <string>
 #include <vector>
 
-#include "core/pack.hpp"
-#include "core/writer_impl.hpp"
+#include "core/stream.hpp"
 
-namespace nwpio {
+namespace nwpio::detail {
 
 namespace {
 
@@ -76,12 +74,12 @@ void check_extents(const std::vector<Extent>& want, const std::vector<std::int64
 
 }  // namespace
 
-int Writer::Impl::checked_index(const std::string& name, const ArrayView& array) const {
+int Stream::checked_index(const std::string& name, const ArrayView& array) const {
   const std::string what = "put(" + name + "): ";
-  if (!frame.open) throw Error(ErrorKind::State, what + "no frame is open; call begin_frame() first");
-  const auto it = index_of.find(name);
-  if (it == index_of.end()) throw Error(ErrorKind::Schema, what + "not defined in the stream");
-  const VarSpec& spec = schema.variables()[static_cast<std::size_t>(it->second)];
+  if (!frame_.open) throw Error(ErrorKind::State, what + "no frame is open; call begin_frame() first");
+  const auto it = index_of_.find(name);
+  if (it == index_of_.end()) throw Error(ErrorKind::Schema, what + "not defined in the stream");
+  const VarSpec& spec = schema_.variables()[static_cast<std::size_t>(it->second)];
   if (spec.type != array.type) {
     throw Error(ErrorKind::InvalidArgument, what + "kind mismatch: the variable is " + std::string(to_string(spec.type)) +
                                                 ", the array holds " + std::string(to_string(array.type)));
@@ -89,16 +87,16 @@ int Writer::Impl::checked_index(const std::string& name, const ArrayView& array)
   if (array.data == nullptr) throw Error(ErrorKind::InvalidArgument, what + "data is a null pointer");
   if (array.extents) {
     try {
-      check_extents(declared_bounds(schema, decomposition.memory(), spec), *array.extents, spec);
+      check_extents(declared_bounds(schema_, decomposition_.memory(), spec), *array.extents, spec);
     } catch (const Error& e) {
       throw Error(e.kind(), what + e.what());
     }
   }
   if (array.memory) {
     // The array's own box must hold this rank's part of the field (WRF's I/O servers pass the patch).
-    const detail::FieldGeometry& g = layout.fields[static_cast<std::size_t>(it->second)];
-    const Box& part = g.file_boxes[static_cast<std::size_t>(rank)];
-    const Box& dom = decomposition.domain();
+    const FieldGeometry& g = layout_.fields[static_cast<std::size_t>(it->second)];
+    const Box& part = g.file_boxes[static_cast<std::size_t>(rank())];
+    const Box& dom = decomposition_.domain();
     for (int a = 0; a < 3 && g.decomposed && !part.empty(); ++a) {
       if (a == kAxisK && !g.grid_k) continue;
       if (a == kAxisK && !is_3d(g.order)) continue;
@@ -108,30 +106,10 @@ int Writer::Impl::checked_index(const std::string& name, const ArrayView& array)
       }
     }
   }
-  if (frame.data[static_cast<std::size_t>(it->second)].data != nullptr) {
-    throw Error(ErrorKind::State, what + "already put in frame " + frame.date);
+  if (frame_.data[static_cast<std::size_t>(it->second)].data != nullptr) {
+    throw Error(ErrorKind::State, what + "already put in frame " + frame_.date);
   }
   return it->second;
 }
 
-detail::FieldSource Writer::Impl::copy_on_put(int index, const detail::FieldSource& src) {
-  const detail::FieldGeometry& g = layout.fields[static_cast<std::size_t>(index)];
-  const Box& part = g.file_boxes[static_cast<std::size_t>(rank)];
-  std::vector<std::byte>& copy = copies[static_cast<std::size_t>(index)];
-  // Allocated once per field (the part's size never changes) and reused frame after frame.
-  copy.resize(static_cast<std::size_t>(part.volume() * static_cast<std::int64_t>(g.elem)));
-  if (!part.empty()) detail::pack_rows(g, src, part, 0, g.rows(), copy.data());
-  // Ranks without a part still hand over a non-null pointer: the field was put.
-  static constexpr std::byte kNothing{};
-  return {copy.empty() ? &kNothing : copy.data(), detail::compact_map(part)};
-}
-
-detail::FieldSource Writer::Impl::pack_on_put(int index, const detail::FieldSource& src) {
-  const int f = frame.packing ? plan_position[frame.opens_file ? 1 : 0][static_cast<std::size_t>(index)] : -1;
-  if (f < 0) return copy_on_put(index, src);
-  frame.packing->pack_field(static_cast<std::size_t>(f), src);
-  static constexpr std::byte kPacked{};
-  return {&kPacked, {}, true};  // non-null: the field was put
-}
-
-}  // namespace nwpio
+}  // namespace nwpio::detail

@@ -1,6 +1,6 @@
-// Hooks that nwpio's own tests hand to a stream through OutputOptions::test_hooks (the public
-// header names the type only; it is defined here, outside the installed headers). A stream
-// without hooks runs exactly as in production. No global state: each stream holds its hooks.
+// Hooks that nwpio's own tests hand to a stream through its private context
+// (src/api/stream_context.hpp; never through the public API). A stream without hooks runs exactly
+// as in production. No global state: each stream holds its hooks.
 #pragma once
 
 #include "core/fault_injection.hpp"

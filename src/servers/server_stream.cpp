@@ -1,5 +1,7 @@
 #include "servers/server_stream.hpp"
 
+#include "api/stream_context.hpp"
+
 #include <algorithm>
 #include <new>
 
@@ -55,12 +57,12 @@ ServerStream::ServerStream(const std::string& definition, const ServerComms& com
     });
     // The stream itself: an ordinary Writer over the group's servers.
     OutputOptions o = def_.options;
-    o.test_hooks = std::move(hooks);
     o.print_timing = false;  // the compute ranks print the model's line
     o.stats_json.clear();    // the compute ranks write the statistics, the servers' times included
     o.iofields_file.clear(); // applied by the compute ranks already
     o.write_behind = false;  // the servers' write time is reported: the frame is in the file
     StreamBuilder b(comms_.servers, o);
+    set_stream_context(b, {std::move(hooks), nullptr, nullptr});
     b.set_domain(Decomposition::from_wrf(comms_.servers, server_band_bounds(def_.domain, comms_.roles.per_group, comms_.index)));
     for (const DimSpec& d : def_.schema.dimensions()) b.add_dimension(d.name, d.length);
     for (const VarSpec& v : def_.schema.variables()) b.add_variable(v);

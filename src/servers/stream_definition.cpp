@@ -114,13 +114,14 @@ std::optional<HintReport> report_of(int code) {
   return static_cast<HintReport>(code);
 }
 
-// Every field of OutputOptions but test_hooks (servers get theirs from IoServers).
+// Every field of OutputOptions.
 json options_json(const OutputOptions& o) {
   const HintOptions& h = o.hints;
   return {{"output_dir", bin(o.output_dir)},
           {"outname", bin(o.outname)},
           {"domain_id", o.domain_id},
           {"frames_per_file", o.frames_per_file},
+          {"sizing_frames_per_file", o.sizing_frames_per_file},
           {"nocolons", o.nocolons},
           {"format", static_cast<int>(o.format)},
           {"use_netcdf_classic", o.use_netcdf_classic},
@@ -174,6 +175,7 @@ OutputOptions options_of(const json& j) {
   o.outname = text(j.at("outname"));
   j.at("domain_id").get_to(o.domain_id);
   j.at("frames_per_file").get_to(o.frames_per_file);
+  j.at("sizing_frames_per_file").get_to(o.sizing_frames_per_file);
   j.at("nocolons").get_to(o.nocolons);
   o.format = static_cast<FileFormat>(j.at("format").get<int>());
   j.at("use_netcdf_classic").get_to(o.use_netcdf_classic);

@@ -46,6 +46,9 @@ std::string Statistics::to_json() const {
                           {"peak_buffer_bytes", f.peak_buffer_bytes},
                           {"written_behind", f.written_behind},
                           {"mb_per_s", f.mb_per_s()}};
+    if (f.committed_after_seconds >= 0) {
+      frame["committed"] = {{"behind", f.committed_behind}, {"after_seconds", f.committed_after_seconds}};
+    }
     if (f.server_group >= 0) {
       frame["io_servers"] = {{"group", f.server_group},
                              {"model_blocked_seconds", f.total_seconds},

@@ -185,8 +185,8 @@ TEST_P(SerialBackendFormats, WritesEveryValueAndAttribute) {
   EXPECT_FALSE(detail::backend_traits(options_for(format), 0).parallel);
   backend->create(path, L, MPI_INFO_NULL);
   write_fixture(*backend, L, records, MPI_COMM_WORLD);
-  backend->close();
-  backend->close();  // a second close is harmless
+  backend->close(false);
+  backend->close(false);  // a second close is harmless
   if (rank_of(MPI_COMM_WORLD) != 0) return;
   check_file(path, L, records, format);
   if (format == FileFormat::Cdf2) {
@@ -213,7 +213,7 @@ TEST(SerialBackend, BothFormatsHoldTheSameContents) {
     auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
     backend->create(path, L, MPI_INFO_NULL);
     write_fixture(*backend, L, 2, MPI_COMM_WORLD);
-    backend->close();
+    backend->close(false);
     if (rank_of(MPI_COMM_WORLD) == 0) contents.push_back(read_nc(path));
   }
   if (rank_of(MPI_COMM_WORLD) != 0) return;
@@ -231,7 +231,7 @@ TEST(SerialBackend, DeflateLevelIsTaken) {
   auto backend = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
   backend->create(path, L, MPI_INFO_NULL);
   write_fixture(*backend, L, 1, MPI_COMM_WORLD);
-  backend->close();
+  backend->close(false);
   if (rank_of(MPI_COMM_WORLD) == 0) check_netcdf4_storage(path, L, 5);
 }
 
@@ -250,7 +250,7 @@ TEST(SerialBackend, CreateFailureReachesEveryRank) {
     EXPECT_NE(m.find(path), std::string::npos) << m;
     EXPECT_NE(m.find(nc_strerror(ENOENT)), std::string::npos) << m;
   }
-  backend->close();  // safe after a failed create
+  backend->close(false);  // safe after a failed create
 }
 
 TEST(SerialBackend, RequestsOnAnotherRankAreAnErrorEverywhere) {
@@ -271,7 +271,7 @@ TEST(SerialBackend, RequestsOnAnotherRankAreAnErrorEverywhere) {
     EXPECT_EQ(e.kind(), ErrorKind::Internal);
     EXPECT_NE(std::string(e.what()).find("only rank 0 writes"), std::string::npos) << e.what();
   }
-  backend->close();
+  backend->close(false);
 }
 
 // netCDF-C refuses a CDF-2 layout where a record over 4 GiB is followed by another record
@@ -295,7 +295,7 @@ TEST(SerialBackend, Cdf2SizeLimitNamesTheFormatThatWorks) {
     EXPECT_NE(m.find("use_netcdf_classic = .false."), std::string::npos) << m;
     EXPECT_NE(m.find("io_form_history = 11 with the CDF-5"), std::string::npos) << m;
   }
-  backend->close();
+  backend->close(false);
   if (rank_of(MPI_COMM_WORLD) == 0) {
     EXPECT_FALSE(std::filesystem::exists(path)) << "a half-made file stayed behind";
   }
@@ -305,7 +305,7 @@ TEST(SerialBackend, Cdf2SizeLimitNamesTheFormatThatWorks) {
   auto backend4 = detail::make_netcdf_serial_backend(MPI_COMM_WORLD);
   L.format = FileFormat::Netcdf4;
   backend4->create(nc4, L, MPI_INFO_NULL);
-  backend4->close();
+  backend4->close(false);
 }
 
 }  // namespace

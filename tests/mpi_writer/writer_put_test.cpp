@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "api/stream_context.hpp"
 #include "core/test_hooks.hpp"
 #include "mpi_support.hpp"
 #include "nwpio/stream_builder.hpp"
@@ -76,12 +77,13 @@ TEST_P(PackOnPut, TheModelMayMoveOnRightAfterPut) {
   o.shared_memory_exchange = m.shared_memory;
   o.max_round_bytes = m.max_round_bytes;
   o.serial_chunk_bytes = m.max_round_bytes;
+  std::shared_ptr<detail::TestHooks> hooks;
   if (m.ranks_per_node > 0) {
-    o.test_hooks = std::make_shared<detail::TestHooks>();
-    o.test_hooks->ranks_per_node = m.ranks_per_node;
+    hooks = std::make_shared<detail::TestHooks>();
+    hooks->ranks_per_node = m.ranks_per_node;
   }
   {
-    Writer w(model.decomposition(), model.schema(), o);
+    Writer w = detail::make_writer(model.decomposition(), model.schema(), o, {hooks, nullptr, nullptr});
     for (int t = 0; t < 3; ++t) {
       model.fill(t);
       w.begin_frame(date_at(t));

@@ -8,11 +8,13 @@
 #include <filesystem>
 #include <string>
 
+#include "api/stream_context.hpp"
 #include "core/test_hooks.hpp"
 #include "nwpio/writer.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "mpi_support.hpp"
 #include "test_model.hpp"
+#include "temp_paths.hpp"
 
 namespace nwpio::test {
 namespace {
@@ -66,12 +68,13 @@ TEST_P(WriterRoundTrip, EveryValueReadsBack) {
   const std::string start = "2019-06-01_00:00:00";
   const int frames = 5;
   std::vector<ExpectedFile> files;
+  std::shared_ptr<detail::TestHooks> hooks;
   if (mode.ranks_per_node > 0) {
-    options.test_hooks = std::make_shared<detail::TestHooks>();
-    options.test_hooks->ranks_per_node = mode.ranks_per_node;
+    hooks = std::make_shared<detail::TestHooks>();
+    hooks->ranks_per_node = mode.ranks_per_node;
   }
   {
-    Writer writer(model.decomposition(), model.schema(), options);
+    Writer writer = detail::make_writer(model.decomposition(), model.schema(), options, {hooks, nullptr, nullptr});
     for (int t = 0; t < frames; ++t) {
       const std::string date = wrf::add_seconds(start, 3600 * t);
       model.fill(t);
@@ -93,15 +96,23 @@ TEST_P(WriterRoundTrip, EveryValueReadsBack) {
     const Statistics& st = writer.statistics();
     ASSERT_EQ(st.frames.size(), static_cast<std::size_t>(frames));
     // Write-behind: io_form 11 slabs (rearranged, collective buffering off by default) leave
-    // end_frame still on their way unless the frame closed its file; the next frame (model.fill
-    // has changed every value by then) and the close wait for them.
+    // end_frame still on their way, and a frame that completes its file leaves the file to be
+    // committed behind it; the next frame that packs into the slabs (model.fill has changed every
+    // value by then) waits for the write. After close() every commit time is known.
     const bool slabs = mode.io_form == IoForm::Pnetcdf && mode.gather != GatherMode::Direct;
     for (std::size_t t = 0; t < st.frames.size(); ++t) {
       const FrameStats& fs = st.frames[t];
       EXPECT_GE(fs.rounds, 1);
       EXPECT_GT(fs.bytes, 0);
-      const bool closes_file = t % 2 == 1;
-      EXPECT_EQ(fs.written_behind, slabs && mode.write_behind && !closes_file) << "frame " << t;
+      const bool completes_file = t % 2 == 1 || t + 1 == st.frames.size();
+      const bool behind = slabs && mode.write_behind;
+      EXPECT_EQ(fs.written_behind, behind) << "frame " << t;
+      if (completes_file && mode.io_form != IoForm::Null) {
+        EXPECT_GE(fs.committed_after_seconds, 0) << "frame " << t;
+        EXPECT_EQ(fs.committed_behind, behind) << "frame " << t;
+      } else {
+        EXPECT_LT(fs.committed_after_seconds, 0) << "frame " << t;
+      }
     }
     if (mode.max_round_bytes <= 4096) {
       EXPECT_GT(st.frames[0].rounds, 4) << "tiny rounds must split the frame";
@@ -117,7 +128,7 @@ TEST_P(WriterRoundTrip, EveryValueReadsBack) {
   ASSERT_EQ(files.size(), 3u);
   const int format = mode.format == FileFormat::Cdf5 ? NC_FORMAT_CDF5 : NC_FORMAT_64BIT_OFFSET;
   for (const ExpectedFile& f : files) {
-    EXPECT_FALSE(std::filesystem::exists(f.path + ".nwpio-tmp"));
+    EXPECT_FALSE(std::filesystem::exists(test::temp_of(f.path)));
     check_file(f, model.schema(), shape, format);
     EXPECT_TRUE(ncvalidator_ok(f.path)) << "ncvalidator failed on " << f.path;
   }

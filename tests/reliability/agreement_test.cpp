@@ -4,9 +4,10 @@
 // waits in a collective the failed rank never joins: a hang would hit the ctest TIMEOUT, and
 // each failing call must return within kQuick), and no incomplete file may take a final name.
 // Faults come from src/core/fault_injection.hpp (test-only, handed to the stream through
-// OutputOptions::test_hooks and armed here on every rank; only the named rank fails).
+// the stream's private context and armed here on every rank; only the named rank fails).
 #include <chrono>
 
+#include "api/stream_context.hpp"
 #include "core/test_hooks.hpp"
 #include "reliability_support.hpp"
 
@@ -42,10 +43,9 @@ void expect_injected(detail::TestHooks& hooks, const Case& c, const std::functio
   hooks.faults.clear();
 }
 
-// Options of a stream whose faults this test arms.
-OutputOptions hooked(OutputOptions o, const std::shared_ptr<detail::TestHooks>& hooks) {
-  o.test_hooks = hooks;
-  return o;
+// A stream whose faults this test arms (the hooks reach it through its private context).
+Writer hooked_writer(const Model& model, const OutputOptions& o, const std::shared_ptr<detail::TestHooks>& hooks) {
+  return detail::make_writer(model.decomposition(), model.schema(), o, {hooks, nullptr, nullptr});
 }
 
 // After a failure inside a frame: the stream refuses the next frame on every rank, and closing it
@@ -74,9 +74,9 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
     ModelShape shape;
     Model model(world(), shape);
     auto hooks = std::make_shared<detail::TestHooks>();
-    OutputOptions o = hooked(options_for(dir), hooks);
+    OutputOptions o = options_for(dir);
     o.frames_per_file = 2;
-    Writer w(model.decomposition(), model.schema(), o);
+    Writer w = hooked_writer(model, o, hooks);
     // File 0 (frames 0, 1) is written and committed before any fault.
     write_frame(w, model, 0);
     write_frame(w, model, 1);
@@ -120,10 +120,10 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
         expect_injected(*hooks, c, [&] { w.end_frame(); });
         expect_stopped_and_temporary(w, 3, file_at(dir, 2), "a partial file took its final name");
         break;
-      case FaultPhase::Settle:
-        // Frame 2 went out behind (write_behind, the default); its write fails on one rank,
-        // found when frame 3 begins: file 1 misses a frame, keeps its temporary name, and the
-        // stream stops.
+      case FaultPhase::WriteBehind:
+        // Frame 2 went out behind (write_behind, the default); its write fails on one rank in
+        // the background, found when frame 3 begins: file 1 misses a frame, keeps its temporary
+        // name, and the stream stops.
         write_frame(w, model, 2);
         ASSERT_TRUE(w.statistics().frames.back().written_behind) << "frame 2 was not written behind";
         expect_injected(*hooks, c, [&] { w.begin_frame(date_at(3)); });
@@ -156,9 +156,9 @@ TEST(AgreementClose, FailureInExplicitCloseLeavesTemporaryName) {
   ModelShape shape;
   Model model(world(), shape);
   auto hooks = std::make_shared<detail::TestHooks>();
-  OutputOptions o = hooked(options_for(dir), hooks);
+  OutputOptions o = options_for(dir);
   o.frames_per_file = 2;
-  Writer w(model.decomposition(), model.schema(), o);
+  Writer w = hooked_writer(model, o, hooks);
   write_frame(w, model, 0);
   const Case c{FaultPhase::Close, nranks() - 1};
   hooks->faults.arm(c.phase, c.rank);
@@ -173,7 +173,7 @@ TEST(AgreementClose, FailureInExplicitCloseLeavesTemporaryName) {
 
 INSTANTIATE_TEST_SUITE_P(Phases, Agreement,
                          ::testing::Values(FaultPhase::Open, FaultPhase::Define, FaultPhase::Put, FaultPhase::EndFrame,
-                                           FaultPhase::Close, FaultPhase::Settle),
+                                           FaultPhase::Close, FaultPhase::WriteBehind),
                          [](const auto& param_info) { return std::string(detail::to_string(param_info.param)); });
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Atomic commit (issue 8, item 2): a file is written under "<final>.nwpio-tmp" and takes its
-// final name only after a successful close. An existing file at the final name is replaced by
+// Atomic commit: a file is written under a temporary name in the user's private folder
+// (<dir>/.nwpio-tmp-<uid>/<final>.nwpio-tmp) and takes its final name only when it is complete. An existing file at the final name is replaced by
 // default (as WRF does); with noclobber it is an error on every rank that leaves the existing
 // file untouched. (fsync before the rename: fsync_commit.sh; kills: killed_run.sh; failures
 // during a frame: disk_failure_test.cpp and agreement_test.cpp.)
@@ -90,11 +90,11 @@ TEST(AtomicCommit, FileAppearingDuringTheWriteIsNotClobberedWithNoclobber) {
   const std::string other = "written by someone else meanwhile\n";
   put_old_file(file_at(dir, 0), other);
   model.fill(1);
-  const auto e = expect_same_error([&] {
-    w.begin_frame(date_at(1));
-    put_all(w, model);
-    w.end_frame();  // the file is full: commit
-  });
+  w.begin_frame(date_at(1));
+  put_all(w, model);
+  w.end_frame();  // the file is full: committed behind the model, where the rename refuses
+  // The failure reaches every rank at the stream's next collective call.
+  const auto e = expect_same_error([&] { w.close(); });
   if (e) {
     EXPECT_EQ(e->kind(), ErrorKind::Io) << e->what();
     EXPECT_TRUE(contains(e->what(), file_at(dir, 0))) << e->what();
@@ -120,6 +120,10 @@ TEST(AtomicCommit, FileUnderTemporaryNameIsNeverFinalBeforeClose) {
       EXPECT_FALSE(fs::exists(file_at(dir, 0))) << "final name before frame " << t;
     }
     write_frame(w, model, t);
+  }
+  // Complete: it takes its final name behind the model, without another call into nwpio.
+  if (my_rank() == 0) {
+    EXPECT_TRUE(appears_within(file_at(dir, 0), 60));
   }
   expect_complete(file_at(dir, 0), {0, 1, 2}, model, shape);
 }

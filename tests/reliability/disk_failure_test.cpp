@@ -8,6 +8,7 @@
 // The mounts need root (CAP_SYS_ADMIN); where the sandbox refuses, the test says so and skips.
 #include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -31,6 +32,15 @@ std::int64_t size_on_rank0(const std::string& path) {
   return size;
 }
 
+// The bytes of disk blocks `path` takes (st_blocks), on rank 0, known to every rank.
+std::int64_t blocks_on_rank0(const std::string& path) {
+  std::int64_t bytes = 0;
+  struct stat st {};
+  if (my_rank() == 0 && ::stat(path.c_str(), &st) == 0) bytes = static_cast<std::int64_t>(st.st_blocks) * 512;
+  MPI_Bcast(&bytes, 1, MPI_INT64_T, 0, world());
+  return bytes;
+}
+
 // Rank 0 runs `mount_call` (returns 0 or -1 with errno); every rank learns the outcome. Returns
 // the error text, empty on success.
 std::string mount_on_rank0(const std::function<int()>& mount_call) {
@@ -49,6 +59,14 @@ struct MountGuard {
     MPI_Barrier(world());
   }
 };
+
+// File `path` was committed behind the model: every rank waits until it carries its final name
+// (the test then changes what a later file meets, not this one's commit).
+void wait_until_committed(const std::string& path) {
+  int ok = my_rank() != 0 || appears_within(path, 60) ? 1 : 0;
+  MPI_Bcast(&ok, 1, MPI_INT, 0, world());
+  ASSERT_EQ(ok, 1) << path << " never got its final name";
+}
 
 // Writes the frames whose failure the test provokes; `close` after an error may throw too.
 void close_quietly(std::unique_ptr<Writer>& w) {
@@ -77,6 +95,7 @@ TEST(DiskFailure, FileSizeLimitGivesEfbigEverywhere) {
   Model model(world(), shape);
   OutputOptions o = options_for(dir);
   o.frames_per_file = 2;
+  o.write_behind = false;  // every frame in its file when end_frame returns: the sizes below are known
   auto w = std::make_unique<Writer>(model.decomposition(), model.schema(), o);
   write_frame(*w, model, 0);
   write_frame(*w, model, 1);  // file 0 full: committed
@@ -121,7 +140,8 @@ TEST(DiskFailure, FullFileSystemGivesEnospcEverywhere) {
     write_frame(probe, model, 0);
     probe.close();
   }
-  const std::int64_t one_file = size_on_rank0(file_at(dir, 0));
+  // Its blocks, not its length: a file's unused header space is a hole that takes no blocks.
+  const std::int64_t one_file = blocks_on_rank0(file_at(dir, 0));
   const std::string mnt = dir + "/small_fs";
   if (my_rank() == 0) fs::create_directories(mnt);
   // Room for one file and a half: file 0 fits, file 1 cannot.
@@ -154,7 +174,8 @@ TEST(DiskFailure, ReadOnlyFileSystemFailsEverywhere) {
   ModelShape shape;
   Model model(world(), shape);
   auto w = std::make_unique<Writer>(model.decomposition(), model.schema(), options_for(dir));
-  write_frame(*w, model, 0);  // committed before the file system turns read-only
+  write_frame(*w, model, 0);
+  wait_until_committed(file_at(dir, 0));  // committed before the file system turns read-only
   // A read-only bind mount of the directory onto itself: the files stay, writing is refused.
   const std::string refused = mount_on_rank0([&] {
     if (::mount(dir.c_str(), dir.c_str(), nullptr, MS_BIND, nullptr) != 0) return -1;
@@ -187,6 +208,7 @@ TEST(DiskFailure, DirectoryNotWritableFailsEverywhere) {
   Model model(world(), shape);
   auto w = std::make_unique<Writer>(model.decomposition(), model.schema(), options_for(dir));
   write_frame(*w, model, 0);
+  wait_until_committed(file_at(dir, 0));
   if (my_rank() == 0) fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                                 fs::perms::others_read | fs::perms::others_exec);
   MPI_Barrier(world());
@@ -220,6 +242,7 @@ TEST(DiskFailure, DirectoryRemovedBetweenFramesFailsEverywhere) {
   Model model(world(), shape);
   auto w = std::make_unique<Writer>(model.decomposition(), model.schema(), options_for(dir));
   write_frame(*w, model, 0);
+  wait_until_committed(file_at(dir, 0));
   if (my_rank() == 0) fs::rename(dir, moved);  // e.g. an operator's cleanup script
   MPI_Barrier(world());
   model.fill(1);

@@ -15,6 +15,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -103,6 +104,18 @@ int write(const Args& a) {
     writer.begin_frame(date);
     model.put_all(writer);
     if (t == pause_frame) {
+      // The files before this frame are committed behind the model: their final names first,
+      // so that the test kills a run whose earlier files are all complete.
+      if (rank == 0) {
+        for (long k = 0; k < t; k += out.frames_per_file) {
+          std::string name = nwpio::wrf::add_seconds(kStart, k * kIntervalSeconds);
+          std::replace(name.begin(), name.end(), ':', '_');
+          const std::filesystem::path final_path = std::filesystem::path(out.output_dir) / ("wrfout_d01_" + name);
+          for (int i = 0; i < 6000 && !std::filesystem::exists(final_path); ++i) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          }
+        }
+      }
       MPI_Barrier(comm);
       if (rank == 0 && !a.get("--ready-file").empty()) std::ofstream(a.get("--ready-file")) << t << '\n';
       std::this_thread::sleep_for(std::chrono::seconds(a.num("--pause-seconds", 60)));

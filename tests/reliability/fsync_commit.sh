@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Atomic commit, observed at the system-call level (issue 8, item 2): under strace, a run with
+# Atomic commit, observed at the system-call level: under strace, a run with
 # fsync_before_rename = true must fsync each file under its temporary name BEFORE renaming it to
 # its final name, and fsync the directory after; with fsync_before_rename = false it renames
 # without any fsync of the file. In both cases the rename is the last thing that happens to a
-# file, and only complete files are renamed.
+# file, and only complete files are renamed. (The writers' background threads make these calls
+# when the file is written behind the model: strace -f follows threads.)
 #   fsync_commit.sh WRITER NWPIO_CHECK MPIEXEC SCRATCH
 set -uo pipefail
 WRITER=$1 CHECK=$2 MPIEXEC=$3 SCRATCH=$4
@@ -24,15 +25,20 @@ for fsync in 1 0; do
   ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -y -e trace=fsync,fdatasync,rename,renameat,renameat2 -o "$dir/trace" \
     "$MPIEXEC" -n 2 "${PREFLAGS[@]}" "$WRITER" --dir "$dir/out" --frames 2 --fsync $fsync > "$dir/log" 2>&1 ||
     { fail "run with fsync=$fsync failed"; cat "$dir/log"; continue; }
-  # One line per event, in order: "fsync <path>" or "rename <from> <to>" (unfinished/resumed
-  # pairs of other threads are dropped; these calls are made by rank 0's main thread).
-  events=$(sed -nE 's/^[0-9]+ +(fsync|fdatasync)\([0-9]+<([^>]*)>\) += 0$/fsync \2/p;
-                    s/^[0-9]+ +rename(at2?)?\((AT_FDCWD[^,]*, )?"([^"]*)", (AT_FDCWD[^,]*, )?"([^"]*)".*= 0$/rename \3 \5/p' "$dir/trace")
+  # One line per event, in the order the calls returned: "fsync <path>" or "rename <from> <to>".
+  # The writers' background threads make these calls, so a call may be split into an
+  # "<unfinished ...>" line and a "<... resumed>" line of the same thread: joined first.
+  events=$(awk '
+      / <unfinished \.\.\.>$/ { pid = $1; sub(/ <unfinished \.\.\.>$/, ""); pending[pid] = $0; next }
+      /^[0-9]+ +<\.\.\. [a-z0-9]+ resumed>/ { pid = $1; sub(/^[0-9]+ +<\.\.\. [a-z0-9]+ resumed>/, ""); print pending[pid] $0; delete pending[pid]; next }
+      { print }' "$dir/trace" |
+    sed -nE 's/^[0-9]+ +(fsync|fdatasync)\([0-9]+<([^>]*)>\) += 0$/fsync \2/p;
+             s/^[0-9]+ +rename(at2?)?\((AT_FDCWD[^,]*, )?"([^"]*)", (AT_FDCWD[^,]*, )?"([^"]*)".*= 0$/rename \3 \5/p')
   echo "fsync_before_rename=$fsync:"
   sed 's/^/    /' <<< "$events"
   for t in 0 1; do
     final=$dir/out/wrfout_d01_2019-06-01_0${t}_00_00
-    temp=$final.nwpio-tmp
+    temp=$dir/out/.nwpio-tmp-$(id -u)/wrfout_d01_2019-06-01_0${t}_00_00.nwpio-tmp
     rename_line=$(grep -n "^rename $temp $final$" <<< "$events" | cut -d: -f1)
     [[ -n $rename_line ]] || { fail "fsync=$fsync: no rename of $temp"; continue; }
     fsync_line=$(grep -n "^fsync $temp$" <<< "$events" | head -1 | cut -d: -f1)

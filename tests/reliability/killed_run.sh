@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Killed runs (issue 8, item 4): SIGKILL every rank of an mpiexec while it writes, then check
-# that only complete files carry final names, that the interrupted file is left under its
-# temporary name (*.nwpio-tmp), and that nwpio-check says OK for the complete files, TEMP for the
+# Killed runs: SIGKILL every rank of an mpiexec while it writes, then check that only complete
+# files carry final names, that the interrupted file is left under its temporary name
+# (.nwpio-tmp-<uid>/*.nwpio-tmp), and that nwpio-check says OK for the complete files, TEMP for the
 # leftover and exits 1.
 #
 #   killed_run.sh WRITER NWPIO_CHECK NCVALIDATOR MPIEXEC SCRATCH
@@ -11,7 +11,8 @@
 #   ncvalidator, every value read back with netCDF-C); frame 2 only a .nwpio-tmp; no frame 3.
 # Case 2 (whenever it happens): 2 ranks write larger frames without pausing; the test kills
 #   all ranks at a random moment after the first file is complete, 3 times. Whatever moment
-#   it hit: every final-name file is complete and valid, everything else is a .nwpio-tmp.
+#   it hit: every final-name file is complete and valid, everything else is a .nwpio-tmp (at
+#   most two: one committed behind the model, the next being written).
 set -uo pipefail
 WRITER=$1 CHECK=$2 NCVALIDATOR=$3 MPIEXEC=$4 SCRATCH=$5
 read -ra PREFLAGS <<<"${MPIEXEC_PREFLAGS:-}"  # set by ctest: --oversubscribe under Open MPI
@@ -53,7 +54,9 @@ check_dir() {
   local out=$1/out
   FINALS=0 TEMPS=0
   local all=()
-  for f in "$out"/*; do
+  # Final names in the output folder; files not complete in the user's private folder
+  # (their completion ledgers, *.nwpio-done, are nwpio's bookkeeping, not data).
+  for f in "$out"/* "$out/.nwpio-tmp-$(id -u)"/*.nwpio-tmp; do
     [[ -e $f ]] || continue
     all+=("$f")
     local line
@@ -107,10 +110,10 @@ ls -l "$dir/out"
 check_dir "$dir"
 [[ $FINALS -eq 2 ]] || fail "expected 2 complete files (frames 0, 1), found $FINALS"
 [[ $TEMPS -eq 1 ]] || fail "expected 1 temporary file (frame 2), found $TEMPS"
-[[ -e $dir/out/wrfout_d01_2019-06-01_02_00_00.nwpio-tmp ]] || fail "no wrfout_d01_2019-06-01_02_00_00.nwpio-tmp"
+[[ -e $dir/out/.nwpio-tmp-$(id -u)/wrfout_d01_2019-06-01_02_00_00.nwpio-tmp ]] || fail "no wrfout_d01_2019-06-01_02_00_00.nwpio-tmp"
 [[ ! -e $dir/out/wrfout_d01_2019-06-01_02_00_00 ]] || fail "frame 2 has its final name although it was never finished"
 [[ ! -e $dir/out/wrfout_d01_2019-06-01_03_00_00 ]] || fail "frame 3 exists although the run was killed before it"
-out=$("$CHECK" "$dir"/out/*)
+out=$("$CHECK" "$dir"/out/* "$dir/out/.nwpio-tmp-$(id -u)"/*.nwpio-tmp)
 rc=$?
 echo "$out"
 [[ $rc -eq 1 ]] || fail "nwpio-check exit code $rc, expected 1"
@@ -137,7 +140,8 @@ for round in 1 2 3; do
   check_dir "$dir"
   note "round $round: $FINALS complete, $TEMPS temporary"
   [[ $FINALS -ge 1 ]] || fail "no complete file"
-  [[ $TEMPS -le 1 ]] || fail "more than one temporary file"
+  # At most two files are in flight: one being committed behind the model, the next being written.
+  [[ $TEMPS -le 2 ]] || fail "more than two temporary files"
 done
 
 if ((failures > 0)); then

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "temp_paths.hpp"
 #include "file_check.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/writer.hpp"
@@ -39,7 +40,8 @@ inline std::string file_at(const std::string& dir, int t) {
   for (char& c : d) c = c == ':' ? '_' : c;
   return dir + "/wrfout_d01_" + d;
 }
-inline std::string temp_of(const std::string& path) { return path + ".nwpio-tmp"; }
+using test::appears_within;
+using test::temp_of;
 
 inline void put_all(Writer& w, const Model& m) {
   m.put_all([&](const std::string& n, const void* p, DataType t) { w.put(n, p, t); });
@@ -58,6 +60,8 @@ inline void write_frame(Writer& w, Model& m, int t) {
 inline void expect_complete(const std::string& path, const std::vector<int>& frames, const Model& m,
                             const ModelShape& shape) {
   if (my_rank() != 0) return;
+  // A complete file is committed behind the model: it appears without another call into nwpio.
+  EXPECT_TRUE(appears_within(path, 60)) << path;
   const auto verdict = check::check_file(path);
   EXPECT_EQ(verdict.verdict, check::Verdict::Ok) << verdict.line;
   EXPECT_TRUE(ncvalidator_ok(path)) << path;
@@ -66,7 +70,8 @@ inline void expect_complete(const std::string& path, const std::vector<int>& fra
   check_file({path, frames, dates}, m.schema(), shape, NC_FORMAT_64BIT_OFFSET);
 }
 
-// Rank 0: every file in `dir` under a final name (not *.nwpio-tmp) is complete by nwpio-check.
+// Rank 0: every file in `dir` (a final name) is complete by nwpio-check; the temporary ones are in
+// the private folder.
 // This is the atomic-commit invariant: whatever failed, nothing incomplete has a final name.
 // `foreign`: files the test put there itself (not nwpio's), left out.
 inline void expect_no_incomplete_final_file(const std::string& dir, const std::vector<std::string>& foreign = {}) {
@@ -76,12 +81,16 @@ inline void expect_no_incomplete_final_file(const std::string& dir, const std::v
     const std::string p = e.path().string();
     if (std::find(foreign.begin(), foreign.end(), p) != foreign.end()) continue;
     const auto verdict = check::check_file(p);
-    if (p.ends_with(".nwpio-tmp")) {
-      EXPECT_EQ(verdict.verdict, check::Verdict::Temporary) << verdict.line;
-    } else {
-      EXPECT_EQ(verdict.verdict, check::Verdict::Ok) << verdict.line;
-      EXPECT_TRUE(ncvalidator_ok(p)) << p;
-    }
+    EXPECT_FALSE(p.ends_with(".nwpio-tmp")) << "a temporary file outside the private folder: " << p;
+    EXPECT_EQ(verdict.verdict, check::Verdict::Ok) << verdict.line;
+    EXPECT_TRUE(ncvalidator_ok(p)) << p;
+  }
+  // The files that are not complete: in the user's private folder, TEMP by nwpio-check.
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(test::private_dir_of(dir), ec)) {
+    const std::string p = e.path().string();
+    if (!p.ends_with(".nwpio-tmp")) continue;
+    EXPECT_EQ(check::check_file(p).verdict, check::Verdict::Temporary) << p;
   }
 }
 

@@ -6,6 +6,7 @@
 // ctest TIMEOUT); the files finished before stay complete and exact, nothing incomplete takes
 // a final name, and the servers still stop cleanly afterwards.
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "core/test_hooks.hpp"
 #include "file_check.hpp"
 #include "servers_test_support.hpp"
+#include "temp_paths.hpp"
 
 namespace nwpio::test::servers {
 namespace {
@@ -77,10 +79,14 @@ void expect_no_incomplete_final_file(const std::string& dir) {
     if (!e.is_regular_file()) continue;
     const std::string p = e.path().string();
     const auto verdict = check::check_file(p);
+    EXPECT_FALSE(p.ends_with(".nwpio-tmp")) << "a temporary file outside the private folder: " << p;
+    EXPECT_EQ(verdict.verdict, check::Verdict::Ok) << verdict.line;
+  }
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(test::private_dir_of(dir), ec)) {
+    const std::string p = e.path().string();
     if (p.ends_with(".nwpio-tmp")) {
-      EXPECT_EQ(verdict.verdict, check::Verdict::Temporary) << verdict.line;
-    } else {
-      EXPECT_EQ(verdict.verdict, check::Verdict::Ok) << verdict.line;
+      EXPECT_EQ(check::check_file(p).verdict, check::Verdict::Temporary) << p;
     }
   }
 }
@@ -178,7 +184,8 @@ TEST(ServerFailure, DirectoryGoneReachesEveryComputeRank) {
 }
 
 // Size of a file with `frames` frames of the test model (written by all ranks, before a split).
-std::int64_t file_bytes(int frames, const std::string& name) {
+// `blocks`: the bytes of disk blocks the file takes (its unused header space is a hole), else its length.
+std::int64_t file_bytes(int frames, const std::string& name, bool blocks = false) {
   const std::string dir = server_dir(name);
   ModelShape shape;
   Model model(MPI_COMM_WORLD, shape);
@@ -190,7 +197,10 @@ std::int64_t file_bytes(int frames, const std::string& name) {
     w.close();
   }
   std::int64_t size = 0;
-  if (rank_of(MPI_COMM_WORLD) == 0) size = static_cast<std::int64_t>(fs::file_size(file_at(dir, 0)));
+  struct stat st {};
+  if (rank_of(MPI_COMM_WORLD) == 0 && ::stat(file_at(dir, 0).c_str(), &st) == 0) {
+    size = blocks ? static_cast<std::int64_t>(st.st_blocks) * 512 : static_cast<std::int64_t>(st.st_size);
+  }
   MPI_Bcast(&size, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
   return size;
 }
@@ -240,7 +250,7 @@ TEST(ServerFailure, FileSizeLimitOnTheServersGivesEfbig) {
 
 // A full file system (tmpfs of one and a half files): the first file fits, the second cannot.
 TEST(ServerFailure, FullFileSystemGivesEnospc) {
-  const std::int64_t one = file_bytes(1, "enospc_probe");
+  const std::int64_t one = file_bytes(1, "enospc_probe", true);
   const std::string dir = server_dir("enospc");
   const std::string mnt = dir + "/small_fs";
   int err = 0;

@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "servers_test_support.hpp"
+#include "temp_paths.hpp"
 
 namespace nwpio::test::servers {
 namespace {
@@ -97,7 +98,7 @@ TEST_P(ServersRoundTrip, FilesEqualTheSynchronousOnes) {
   for (int first = 0; first < frames; first += 2) {
     const std::string a = file_at(sync_dir, first), b = file_at(srv_dir, first);
     ASSERT_TRUE(std::filesystem::exists(b)) << b;
-    EXPECT_FALSE(std::filesystem::exists(b + ".nwpio-tmp"));
+    EXPECT_FALSE(std::filesystem::exists(test::temp_of(b)));
     if (same_bytes) {
       EXPECT_TRUE(bytes_of(a) == bytes_of(b)) << b << " differs from " << a;
     }

@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <vector>
+#include "temp_paths.hpp"
 
 namespace {
 
@@ -162,6 +163,10 @@ int main(int argc, char** argv) {
   const fs::path file = dir / "wrfout_d01_2001-01-01_00_00_00";
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() == ".nwpio-tmp") fail("temporary file left: " + e.path().string());
+  }
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(nwpio::test::private_dir_of(dir.string()), ec)) {
+    fail("temporary file left: " + e.path().string());
   }
   int nc = -1;
   if (nc_open(file.c_str(), NC_NOWRITE, &nc) != NC_NOERR) {

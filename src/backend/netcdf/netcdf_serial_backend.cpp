@@ -1,5 +1,6 @@
 #include "backend/netcdf/netcdf_serial_backend.hpp"
 
+#include <fcntl.h>
 #include <netcdf.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "backend/row_hyperslabs.hpp"
 #include "nwpio/error.hpp"
 #include "util/agree.hpp"
+#include "util/file_sync.hpp"
 #include "util/mpi_call.hpp"
 
 namespace nwpio::detail {
@@ -84,13 +86,15 @@ class NetcdfSerialBackend final : public Backend {
     vars_.clear();
   }
 
-  void close() override {
+  // Rank 0 alone writes the file: its fsync after the close makes every byte durable.
+  void close(bool durable) override {
     run_and_agree(comm_, [&] {
       if (rank_ != 0 || ncid_ < 0) return;
       const int id = ncid_;
       ncid_ = -1;
       vars_.clear();
       netcdf_check(nc_close(id), "nc_close", path_);
+      if (durable) sync_path(path_, O_RDONLY);
     });
   }
 

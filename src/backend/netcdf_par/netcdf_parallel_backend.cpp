@@ -4,6 +4,7 @@
 #include <netcdf_par.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -102,12 +103,23 @@ class NetcdfParallelBackend final : public Backend {
     agree(comm_, local);
   }
 
-  void close() override {
+  // nc_sync flushes HDF5 (H5Fflush) and syncs through MPI-IO (MPI_File_sync): every rank's
+  // bytes, including what the aggregators of collective writes hold.
+  void close(bool durable) override {
     if (ncid_ < 0) return;
     const int id = ncid_;
     ncid_ = -1;
     puts_.clear();
+    std::optional<Error> failed;
+    if (durable) {
+      try {
+        run_and_agree(comm_, [&] { netcdf_check(nc_sync(id), "nc_sync", path_); });
+      } catch (const Error& e) {
+        failed = e;
+      }
+    }
     run_and_agree(comm_, [&] { netcdf_check(nc_close(id), "nc_close", path_); });
+    if (failed) throw *failed;
   }
 
   // nc_close is collective: other ranks may not join any more. The handle is forgotten; the

@@ -5,13 +5,22 @@
 // record count: the rows of Times in a slab also go through it (the same bytes, from the same
 // rank, one after the other). The two handles write disjoint bytes otherwise.
 //
-// Write-behind (write_behind()): when the hints switched collective buffering off, each writer's
-// slab is already one contiguous stretch of the file that nobody else writes, so it goes out as
-// an independent nonblocking MPI_File_iwrite_at (OMPIO and ROMIO hand it to POSIX AIO where
-// they have it) and the frame returns while the bytes travel; settle() waits for them.
+// Slabs written by the writers themselves: when the hints allow independent writes (collective
+// buffering off, independent I/O not forbidden), each writer's slab is one contiguous stretch of
+// the file that nobody else writes, and it goes out with plain pwrite(2) through a descriptor of
+// the writer's own: the same system call MPI-IO's independent contiguous write ends in (ROMIO's
+// ADIOI_GEN_WriteContig, OMPIO's fbtl/posix), without a second collective open, and with the
+// system's errors (a full disk, a quota) reported as errors of the write. write_deferred() leaves
+// that write to the caller (write-behind). Otherwise slabs go through a second MPI-IO handle with
+// one MPI_File_write_at_all (collective buffering, as the hints ask).
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
 
+#include <fcntl.h>
 #include <pnetcdf.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <array>
 #include <optional>
@@ -48,8 +57,8 @@ class PnetcdfBackend final : public Backend {
     // Never collective here (see Backend::abandon): a file still open was abandoned.
     int finalized = 0;
     MPI_Finalized(&finalized);
+    if (fd_ >= 0) ::close(fd_);
     if (finalized) return;
-    forget_write_behind();
     if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
   }
 
@@ -92,61 +101,69 @@ class PnetcdfBackend final : public Backend {
 
   SlabPlacement placement() override {
     SlabPlacement p = pnetcdf_placement(ncid_, layout_, path_);
-    MPI_File fh = MPI_FILE_NULL;
-    mpi_io_check(MPI_File_open(comm_, path_.c_str(), MPI_MODE_WRONLY, info_, &fh), "MPI_File_open");
-    fh_ = fh;
+    if (independent_slabs_) {
+      fd_ = ::open(path_.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+      if (fd_ < 0) throw Error(ErrorKind::Io, "open " + path_ + " for the slab writes: " + std::strerror(errno));
+    } else {
+      MPI_File fh = MPI_FILE_NULL;
+      mpi_io_check(MPI_File_open(comm_, path_.c_str(), MPI_MODE_WRONLY, info_, &fh), "MPI_File_open");
+      fh_ = fh;
+    }
     record_stride_ = p.record_stride;
     return p;
   }
 
-  void write(std::span<const WriteRequest> requests, const Slab& slab) override {
-    write_round(requests, slab, false);
+  void write(std::span<const WriteRequest> requests, const Slab& slab) override { write_round(requests, slab, nullptr); }
+
+  std::unique_ptr<DeferredWrite> write_deferred(std::span<const WriteRequest> requests, const Slab& slab) override {
+    std::unique_ptr<DeferredWrite> deferred;
+    write_round(requests, slab, fd_ >= 0 ? &deferred : nullptr);
+    return deferred;
   }
 
-  bool write_behind(std::span<const WriteRequest> requests, const Slab& slab) override {
-    write_round(requests, slab, independent_slabs_);
-    return pending_ != MPI_REQUEST_NULL;
-  }
+  // Slabs through this rank's own descriptor (placement() with independent writes): pwrite
+  // reports a full disk, and the caller may make that write itself.
+  bool reports_full_disk() const noexcept override { return fd_ >= 0; }
+  bool defers_slabs() const noexcept override { return fd_ >= 0; }
 
-  void settle() override {
-    if (pending_ == MPI_REQUEST_NULL) return;
-    MPI_Status status;
-    const int rc = MPI_Wait(&pending_, &status);
-    pending_ = MPI_REQUEST_NULL;
-    mpi_io_check(rc, "MPI_File_iwrite_at (write-behind)");
-    check_count(status, pending_count_, pending_offset_, "MPI_File_iwrite_at (write-behind)");
-  }
-
-  void close() override {
-    // First the bytes still on their way; the handles are closed even when they failed.
+  void close(bool durable) override {
+    // Every handle is closed even when a step fails; the first failure is thrown.
     std::optional<Error> failed;
-    try {
-      settle();
-    } catch (const Error& e) {
-      failed = e;
+    const auto step = [&](const auto& f) {
+      try {
+        f();
+      } catch (const Error& e) {
+        if (!failed) failed = e;
+      }
+    };
+    if (durable) {
+      step([&] {
+        if (fd_ >= 0 && ::fsync(fd_) != 0) throw Error(ErrorKind::Io, "fsync " + path_ + ": " + std::strerror(errno));
+      });
+      step([&] {
+        if (fh_ != MPI_FILE_NULL) mpi_io_check(MPI_File_sync(fh_), "MPI_File_sync");
+      });
+      step([&] {
+        if (ncid_ >= 0) check(ncmpi_sync(ncid_), "ncmpi_sync");
+      });
     }
-    close_handles();
+    step([&] { close_handles(); });
     if (failed) throw *failed;
   }
 
   LayoutFacts layout_facts() const override { return pnetcdf_layout_facts(ncid_, layout_); }
 
   void abandon() noexcept override {
-    forget_write_behind();
     ncid_ = -1;
     fh_ = MPI_FILE_NULL;
   }
 
  private:
-  void write_round(std::span<const WriteRequest> requests, const Slab& slab, bool behind) {
+  // `deferred` non-null: the slab's write is left to the caller (returned there) instead of made.
+  void write_round(std::span<const WriteRequest> requests, const Slab& slab, std::unique_ptr<DeferredWrite>* deferred) {
     // Post every request; a failure is remembered, and this rank still joins ncmpi_wait_all
     // and the slab write (both collective) before throwing, so that no rank hangs.
     std::optional<Error> failed;
-    try {
-      settle();  // one write-behind at a time
-    } catch (const Error& e) {
-      failed = e;
-    }
     requests_.clear();
     for (const WriteRequest& r : requests) {
       try {
@@ -163,16 +180,18 @@ class PnetcdfBackend final : public Backend {
     statuses_.assign(requests_.size(), NC_NOERR);
     const int rc = ncmpi_wait_all(ncid_, static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
     std::optional<Error> slab_failed;
-    if (fh_ != MPI_FILE_NULL) {
-      try {
-        if (behind) {
-          write_slab_behind(slab);
-        } else {
-          write_slab(slab);
-        }
-      } catch (const Error& e) {
-        slab_failed = e;
+    try {
+      if (deferred && slab.size > 0 && !failed) {
+        const int fd = ::dup(fd_);
+        if (fd < 0) throw Error(ErrorKind::Io, "dup of the descriptor of " + path_ + ": " + std::strerror(errno));
+        *deferred = std::make_unique<DeferredWrite>(fd, path_, slab_offset(slab), slab.data, slab.size);
+      } else if (fd_ >= 0) {
+        if (slab.size > 0) write_all_at(fd_, path_, slab_offset(slab), slab.data, slab.size);
+      } else if (fh_ != MPI_FILE_NULL) {
+        write_slab(slab);
       }
+    } catch (const Error& e) {
+      slab_failed = e;
     }
     if (failed) throw *failed;
     check(rc, "ncmpi_wait_all");
@@ -180,7 +199,16 @@ class PnetcdfBackend final : public Backend {
     if (slab_failed) throw *slab_failed;
   }
 
+  MPI_Offset slab_offset(const Slab& slab) const noexcept {
+    return slab.position + static_cast<MPI_Offset>(slab.record) * record_stride_;
+  }
+
   void close_handles() {
+    if (fd_ >= 0) {
+      const int fd = fd_;
+      fd_ = -1;
+      if (::close(fd) != 0) throw Error(ErrorKind::Io, "close " + path_ + ": " + std::strerror(errno));
+    }
     if (fh_ != MPI_FILE_NULL) {  // first: its data is complete before PnetCDF's last header write
       MPI_File fh = fh_;
       fh_ = MPI_FILE_NULL;
@@ -190,12 +218,6 @@ class PnetcdfBackend final : public Backend {
     const int ncid = ncid_;
     ncid_ = -1;
     check(ncmpi_close(ncid), "ncmpi_close");
-  }
-
-  // Local: waits for a write-behind without raising (a stream given up, or destroyed).
-  void forget_write_behind() noexcept {
-    if (pending_ != MPI_REQUEST_NULL) MPI_Wait(&pending_, MPI_STATUS_IGNORE);
-    pending_ = MPI_REQUEST_NULL;
   }
 
   void check(int rc, const std::string& call) const { pnetcdf_check(rc, call, path_); }
@@ -210,19 +232,9 @@ class PnetcdfBackend final : public Backend {
   void write_slab(const Slab& slab) {
     MPI_Status status;
     const int count = static_cast<int>(slab.size);
-    const MPI_Offset offset = slab.position + static_cast<MPI_Offset>(slab.record) * record_stride_;
+    const MPI_Offset offset = slab_offset(slab);
     mpi_io_check(MPI_File_write_at_all(fh_, offset, slab.data, count, MPI_BYTE, &status), "MPI_File_write_at_all");
     check_count(status, count, offset, "MPI_File_write_at_all");
-  }
-
-  // Independent and nonblocking: a rank with nothing posts nothing. settle() completes it.
-  void write_slab_behind(const Slab& slab) {
-    if (slab.size == 0) return;
-    const int count = static_cast<int>(slab.size);
-    const MPI_Offset offset = slab.position + static_cast<MPI_Offset>(slab.record) * record_stride_;
-    mpi_io_check(MPI_File_iwrite_at(fh_, offset, slab.data, count, MPI_BYTE, &pending_), "MPI_File_iwrite_at");
-    pending_count_ = count;
-    pending_offset_ = offset;
   }
 
   void check_count(const MPI_Status& status, int count, MPI_Offset offset, const std::string& call) const {
@@ -292,17 +304,15 @@ class PnetcdfBackend final : public Backend {
 
   MPI_Comm comm_;
   MPI_Info info_ = MPI_INFO_NULL;
-  MPI_File fh_ = MPI_FILE_NULL;  // slabs (after placement()), beside PnetCDF's own handle
+  MPI_File fh_ = MPI_FILE_NULL;  // slabs written collectively (after placement()), beside PnetCDF's own handle
   int ncid_ = -1;
   std::string path_;
   FileLayout layout_;
   MPI_Offset record_stride_ = 0;
   int record_marker_ = -1;  // the first record variable (Times): its rows also go through PnetCDF
   std::vector<int> requests_, statuses_;
-  bool independent_slabs_ = false;          // write_behind() may leave the slab in flight
-  MPI_Request pending_ = MPI_REQUEST_NULL;  // the slab write still in flight
-  int pending_count_ = 0;
-  MPI_Offset pending_offset_ = 0;
+  bool independent_slabs_ = false;  // the hints allow independent writes: slabs go through fd_
+  int fd_ = -1;                     // this rank's descriptor for its slabs (independent writes)
 };
 
 }  // namespace

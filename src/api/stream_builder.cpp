@@ -5,7 +5,8 @@
 
 #include <functional>
 
-#include "core/writer_impl.hpp"
+#include "api/build_stream.hpp"
+#include "servers/server_link.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
@@ -54,6 +55,7 @@ struct StreamBuilder::Impl {
   Schema schema;
   detail::OutputClock clock;
   std::shared_ptr<detail::ServerLink> servers;  // null: written by the stream's own ranks
+  detail::StreamContext context;
   bool built = false;
 
   Impl(MPI_Comm c, const OutputOptions& options, std::shared_ptr<detail::ServerLink> link = nullptr)
@@ -115,7 +117,23 @@ Writer StreamBuilder::build() {
   });
   agree_on_schema(im.comm.comm, im.schema);
   im.built = true;
-  return Writer(std::make_unique<Writer::Impl>(std::move(im.resolved), *im.domain, im.schema, im.servers));
+  return Writer(detail::build_stream(std::move(im.resolved), *im.domain, im.schema, im.servers, im.context));
 }
+
+namespace detail {
+
+struct BuilderAccess {
+  static void set(StreamBuilder& b, StreamContext c) { b.impl_->context = std::move(c); }
+  static Writer writer(std::unique_ptr<Stream> impl) { return Writer(std::move(impl)); }
+};
+
+void set_stream_context(StreamBuilder& builder, StreamContext context) { BuilderAccess::set(builder, std::move(context)); }
+
+Writer make_writer(const Decomposition& decomposition, Schema schema, OutputOptions options, StreamContext context) {
+  return BuilderAccess::writer(
+      build_stream(resolve_stream(options, decomposition.comm()), decomposition, std::move(schema), nullptr, context));
+}
+
+}  // namespace detail
 
 }  // namespace nwpio

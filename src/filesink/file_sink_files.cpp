@@ -1,0 +1,183 @@
+// The file sink's files: opening one (temporary file, hints, create, placement, report) and
+// completing one (committed now, or handed to the commit service) (file_sink.hpp).
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+
+#include "core/disk_guard.hpp"
+#include "filesink/completion_ledger.hpp"
+#include "filesink/file_sink_impl.hpp"
+#include "filesink/temp_files.hpp"
+#include "layout/storage_report.hpp"
+#include "util/agree.hpp"
+
+namespace nwpio::detail {
+
+namespace {
+
+std::string folder_of(const std::string& path) {
+  const std::string d = std::filesystem::path(path).parent_path().string();
+  return d.empty() ? std::string(".") : d;
+}
+
+// The bytes a file of the stream will have, for the hints that follow the file's size (stripe
+// count): its frames (frames_per_file, or what the front end expects when it decides itself
+// where a file ends), the fixed-size variables and the header's free space. Saturates instead
+// of overflowing.
+std::int64_t expected_file_bytes(const StreamLayout& layout, const OutputOptions& o) {
+  const std::int64_t frames = o.sizing_frames_per_file > 0 ? o.sizing_frames_per_file : o.frames_per_file;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max() / 4;
+  const std::int64_t records = layout.record_bytes > 0 && frames > kMax / layout.record_bytes ? kMax
+                                                                                              : layout.record_bytes * frames;
+  return std::min(kMax, records + layout.static_bytes + o.header_reserve_bytes);
+}
+
+}  // namespace
+
+void FileSink::open_file(const FileName& file) {
+  const std::string temp = temporary_path_of(file.path);
+  const std::string dir = folder_of(file.path);
+  bool probed = false;
+  // Rank 0 creates the temporary file itself first, exclusively, in the user's private folder:
+  // a folder that cannot take it (missing, read-only, no permission, no inode left, a name
+  // planted by someone else) is an error with the system's own reason, before any library opens
+  // it (PnetCDF maps these to its own codes: "NetCDF: Write to read only").
+  try {
+    run_and_agree(comm_, [&] {
+      fault(FaultPhase::Open);
+      if (rank_ != 0 || !setup_.traits.writes_file) return;
+      if (options_.noclobber && std::filesystem::exists(std::filesystem::symlink_status(file.path))) {
+        throw Error(ErrorKind::Io, "file " + file.path + " exists and noclobber is set");
+      }
+      try {
+        ensure_private_dir(dir);
+        create_exclusive(temp);
+      } catch (const Error& e) {
+        throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
+      }
+      probed = true;
+    });
+  } catch (const Error&) {
+    if (probed) ::unlink(temp.c_str());
+    throw;
+  }
+  // Per file only what depends on its size: the hints were resolved when the stream opened.
+  // Writers holding contiguous slabs write them as they are: the hints derive collective
+  // buffering off unless a profile, the namelist, the API or NWPIO_HINTS set it.
+  HintSession hints;
+  run_and_agree(comm_, [&] {
+    hints = HintSession::for_file(setup_.hints, comm_, setup_.traits.io_form, setup_.traits.uses_mpiio,
+                                  expected_file_bytes(layout_, options_), setup_.traits.parallel && plans_.rearranged());
+  });
+  try {
+    run_and_agree(comm_, [&] {
+      backend_->create(temp, layout_.file, {hints.info(), hints.independent_writes()});
+      fault(FaultPhase::Define);  // tests: one rank fails after the create
+    });
+    // Plans that stage slabs place them where the backend wants the rows (for a classic file:
+    // its real offsets, which the header's size decides).
+    if (plans_.stages_slabs()) {
+      SlabPlacement placement;
+      run_and_agree(comm_, [&] { placement = backend_->placement(); });
+      run_and_agree(comm_, [&] { plans_.place(placement); });
+    }
+  } catch (const Error&) {
+    // Every rank agreed on the failure, so all join the close; nothing of the file stays.
+    try {
+      run_and_agree(comm_, [&] { backend_->close(false); });
+    } catch (const Error&) {
+    }
+    if (rank_ == 0) ::unlink(temp.c_str());
+    throw;
+  }
+  const LayoutFacts facts = rank_ == 0 ? backend_->layout_facts() : LayoutFacts{};
+  file_ = OpenFile{};
+  file_.open = true;
+  file_.name = file.name;
+  file_.extent = share_file_extent(facts.extent, comm_);
+  file_.commit = CommitPlan{temp, file.path, dir, options_.noclobber, options_.fsync_before_rename, -1};
+  // Written behind the model: the backend leaves its slabs to the commit service, which also
+  // commits the file; the writers meet in the file's ledger.
+  file_.behind = options_.write_behind && backend_->defers_slabs() && setup_.traits.writes_file;
+  if (file_.behind) {
+    auto f = std::make_shared<InFlightFile>();
+    f->commit = file_.commit;
+    f->ledger = ledger_path_of(file.path);
+    f->slot = plans_.writer_index();
+    f->slots = static_cast<int>(plans_.writers().size());
+    f->sync = options_.fsync_before_rename;
+    f->stats = setup_.stats;
+    run_and_agree(comm_, [&] {
+      if (rank_ == 0) create_ledger(f->ledger, f->slots);
+    });
+    setup_.commits->track(f);
+    file_.in_flight = std::move(f);
+  }
+  std::string report;
+  run_and_agree(comm_, [&] { report = hints.verify_and_report(temp, facts, file.path); });
+  setup_.stats->attachments.emplace_back("hints:" + file.name, std::move(report));
+  // Chunked formats: the chunk shape and filters of every variable (which rank owns which chunk
+  // follows from them and the writers' shares; docs/COMPRESSION.md).
+  if (std::string storage = storage_report_json(layout_.file); !storage.empty()) {
+    setup_.stats->attachments.emplace_back("storage:" + file.name, std::move(storage));
+  }
+}
+
+// The file's frames are all there. Written behind: the collective part is done now (the
+// backend's close: PnetCDF's record count and header) and the rest (this rank's slab writes,
+// its fsync, the commit by the last writer) is the service's. Otherwise: closed (durably, when
+// asked) and committed by rank 0 now. A file without a frame (its first frame failed) is no
+// output: it is removed, not committed.
+void FileSink::complete_file(std::size_t stats_index, FrameStats& stats) {
+  const double t0 = MPI_Wtime();
+  const int written = file_.records;
+  const bool behind = file_.behind && written > 0;
+  file_.open = false;
+  try {
+    run_and_agree(comm_, [&] {
+      backend_->close(!behind && options_.fsync_before_rename);
+      fault(FaultPhase::Close);  // tests: one rank fails after the close
+    });
+  } catch (const Error&) {
+    failed_ = true;
+    if (file_.in_flight) setup_.commits->finish(file_.in_flight, true);
+    throw;
+  }
+  if (behind) {
+    file_.in_flight->stats_index = stats_index;
+    file_.in_flight->commit.expected_size = file_.extent.known ? file_.extent.end_after(written) : -1;
+    setup_.commits->finish(file_.in_flight);
+    stats.close_seconds += MPI_Wtime() - t0;
+    return;
+  }
+  if (file_.in_flight) setup_.commits->finish(file_.in_flight, true);  // nothing was written behind
+  run_and_agree(comm_, [&] {
+    if (rank_ != 0 || !setup_.traits.writes_file) return;  // io_form 0 writes no file
+    if (file_.in_flight) remove_ledger(file_.in_flight->ledger);
+    if (written == 0) {
+      ::unlink(file_.commit.temp.c_str());
+      return;
+    }
+    CommitPlan plan = file_.commit;
+    plan.expected_size = file_.extent.known ? file_.extent.end_after(written) : -1;
+    commit_file(plan);
+  });
+  stats.close_seconds += MPI_Wtime() - t0;
+  if (written > 0 && setup_.traits.writes_file) stats.committed_after_seconds = 0;
+}
+
+// Every rank agreed on the failure, so all join the close; the partial file keeps its
+// temporary name.
+void FileSink::close_broken_file() noexcept {
+  try {
+    run_and_agree(comm_, [&] { backend_->close(false); });
+  } catch (const Error&) {
+  }
+  if (file_.in_flight) setup_.commits->finish(file_.in_flight, true);
+  file_.open = false;
+  if (rank_ == 0) std::fprintf(stderr, "nwpio: the partial file stays at %s\n", file_.commit.temp.c_str());
+}
+
+}  // namespace nwpio::detail
