@@ -33,12 +33,52 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
+// MPI_Finalize frees the shared windows the writers' slabs live in: a service still writing
+// from one at that moment (a stream never closed, a front end that never drained) must have
+// stopped reading it first. MPI calls the delete callback of an attribute on MPI_COMM_SELF at the
+// start of MPI_Finalize; it waits for every live service's queue (local, no MPI call). The set of
+// live services is process-wide state, guarded by its own lock.
+namespace {
+
+std::mutex& live_mutex() {
+  static std::mutex m;
+  return m;
+}
+std::vector<CommitService*>& live() {
+  static std::vector<CommitService*> services;
+  return services;
+}
+
+int wait_at_finalize(MPI_Comm, int, void*, void*) {
+  std::lock_guard<std::mutex> lock(live_mutex());
+  for (CommitService* s : live()) s->wait_idle();
+  return MPI_SUCCESS;
+}
+
+void register_finalize_wait() {
+  static const bool registered = [] {
+    int keyval = MPI_KEYVAL_INVALID;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, wait_at_finalize, &keyval, nullptr) != MPI_SUCCESS) return false;
+    return MPI_Comm_set_attr(MPI_COMM_SELF, keyval, nullptr) == MPI_SUCCESS;
+  }();
+  (void)registered;
+}
+
+}  // namespace
+
 CommitService::CommitService(MPI_Comm comm) {
   mpi_check(MPI_Comm_dup(comm, &comm_), "MPI_Comm_dup(commit service)");
   mpi_check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  register_finalize_wait();
+  std::lock_guard<std::mutex> lock(live_mutex());
+  live().push_back(this);
 }
 
 CommitService::~CommitService() {
+  {
+    std::lock_guard<std::mutex> lock(live_mutex());
+    std::erase(live(), this);
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "filesink/temp_files.hpp"
+#include "util/temp_files.hpp"
 #include "nwpio/error.hpp"
 
 namespace nwpio::detail {

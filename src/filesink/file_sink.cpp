@@ -4,7 +4,7 @@
 
 #include "core/disk_guard.hpp"
 #include "filesink/file_sink_impl.hpp"
-#include "filesink/temp_files.hpp"
+#include "util/temp_files.hpp"
 #include "util/agree.hpp"
 
 namespace nwpio::detail {

@@ -9,7 +9,7 @@
 #include "core/disk_guard.hpp"
 #include "filesink/completion_ledger.hpp"
 #include "filesink/file_sink_impl.hpp"
-#include "filesink/temp_files.hpp"
+#include "util/temp_files.hpp"
 #include "layout/storage_report.hpp"
 #include "util/agree.hpp"
 

@@ -1,5 +1,7 @@
 #include "nwpio/statistics.hpp"
 
+#include "util/temp_files.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cerrno>
@@ -75,12 +77,14 @@ std::string Statistics::to_json() const {
   return j.dump(2);
 }
 
+// Atomically, through the user's private folder: a reader sees the old statistics or the new
+// ones, and a name planted at `path` is replaced, never written through.
 void Statistics::write_json(const std::string& path) const {
-  std::ofstream out(path, std::ios::trunc);
-  if (!out) throw Error(ErrorKind::Io, "cannot write statistics to " + path + ": " + std::strerror(errno));
-  out << to_json() << '\n';
-  out.close();
-  if (!out) throw Error(ErrorKind::Io, "writing statistics to " + path + " failed");
+  try {
+    detail::write_file_atomically(path, to_json() + '\n');
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Io, "cannot write statistics to " + path + ": " + e.what());
+  }
 }
 
 }  // namespace nwpio

@@ -1,5 +1,7 @@
 #include "wrfio/package_options.hpp"
 
+#include "config/namelist_settings.hpp"
+
 #include <algorithm>
 #include <climits>
 #include <filesystem>
@@ -46,7 +48,7 @@ std::string pnetcdf_file_name(std::string_view wrf_name) {
   return name;
 }
 
-OutputOptions package_options(MPI_Comm comm, std::string_view wrf_file_name, int grid_id,
+OutputOptions package_options(MPI_Comm comm, std::string_view wrf_file_name, int grid_id, std::string_view dataset,
                               const std::string& namelist) {
   int rank = 0;
   detail::mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
@@ -56,9 +58,16 @@ OutputOptions package_options(MPI_Comm comm, std::string_view wrf_file_name, int
   // Only the &nwpio group: everything else in namelist.input is WRF's business (io_form 211,
   // history_interval_mo, ... are WRF's to judge, not the package's).
   OutputOptions o;
+  int history_frames = 1;
   if (exists) {
     const detail::Namelist nl = detail::load_namelist(namelist, comm);
     detail::run_and_agree(comm, [&] { detail::apply_nwpio_group(nl, o); });
+    if (detail::lower(dataset) == "history") {
+      try {  // a namelist WRF accepted; whatever nwpio cannot read of it leaves one frame
+        history_frames = detail::output_options_from(nl, grid_id).frames_per_file;
+      } catch (const Error&) {
+      }
+    }
   }
 
   const fs::path wrf_path(pnetcdf_file_name(wrf_file_name));
@@ -71,6 +80,7 @@ OutputOptions package_options(MPI_Comm comm, std::string_view wrf_file_name, int
   o.history_interval_seconds = -1;
   o.history_begin_seconds = 0;
   o.frames_per_file = INT_MAX;
+  o.sizing_frames_per_file = history_frames;
   o.iofields_file.clear();
   o.e_we = o.e_sn = o.e_vert = 0;
   o.print_timing = false;

@@ -30,9 +30,11 @@ std::string pnetcdf_file_name(std::string_view wrf_name);
 // under the namelist's output_dir (a relative WRF path is taken relative to it, an absolute one
 // as it is); every date is an output time; no frame limit per file (WRF closes the file); no
 // iofields (WRF applied them already); no domain-size check; nwpio's own "Timing for Writing"
-// line off (WRF prints its own). Throws Error(Config) with file:line:column on every rank.
+// line off (WRF prints its own). A history file (`dataset` HISTORY) is sized for the domain's
+// frames_per_outfile (the stripe count follows the file's expected size), any other for one
+// frame. Throws Error(Config) with file:line:column on every rank.
 OutputOptions package_options(MPI_Comm comm, std::string_view wrf_file_name, int grid_id,
-                              const std::string& namelist = "namelist.input");
+                              std::string_view dataset = {}, const std::string& namelist = "namelist.input");
 
 // Where a file WRF asks to read lives: the name as given, else with WRF's io_form 11 rule applied,
 // else the same under the namelist's output_dir. Local; empty when none exists.

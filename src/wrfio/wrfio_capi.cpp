@@ -11,6 +11,7 @@
 #include "config/ompio_guard.hpp"
 #include "wrfio/field_call.hpp"
 #include "wrfio/open_files.hpp"
+#include "wrfio/package_commits.hpp"
 #include "wrfio/wrf_status.hpp"
 
 using namespace nwpio;
@@ -98,6 +99,7 @@ int nwpio_wrfio_ioexit(void) {
   return guarded("ext_pnc_ioexit", 0, [] {
     remove_all_open_files();
     set_package_initialized(false);
+    finish_package_files();  // every file written behind the model: committed, or its failure raised
     return wrf_status::kNoErr;
   });
 }
@@ -128,6 +130,7 @@ int nwpio_wrfio_open_for_read_begin(const char* name, int name_len, MPI_Fint com
   *handle = 0;
   return guarded("ext_pnc_open_for_read_begin", 0, [&] {
     require_initialized();
+    settle_package_files(MPI_Comm_f2c(comm));  // the file may be one written behind the model
     OpenFile f;
     f.read = std::make_unique<ReadFile>(MPI_Comm_f2c(comm), text(name, name_len), text(sysdep, sysdep_len));
     *handle = add_open_file(std::move(f));

@@ -1,5 +1,8 @@
 #include "wrfio/write_stream.hpp"
 
+#include "api/stream_context.hpp"
+#include "wrfio/package_commits.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -37,7 +40,10 @@ WriteStream::WriteStream(MPI_Comm comm, std::string wrf_file_name, std::string_v
     : comm_(comm), wrf_file_name_(std::move(wrf_file_name)) {
   const SysDepInfo info = parse_sysdep_info(sysdep_info);
   dataset_ = info.dataset;
-  builder_.emplace(comm_, package_options(comm_, wrf_file_name_, info.grid_id));
+  builder_.emplace(comm_, package_options(comm_, wrf_file_name_, info.grid_id, info.dataset));
+  // Every file of the run shares one commit service and one Statistics: ioclose returns before
+  // the file is committed, and a failure of an earlier file is raised here, on every rank.
+  detail::set_stream_context(*builder_, package_context(comm_));
 }
 
 WriteStream::~WriteStream() = default;

@@ -133,12 +133,27 @@ contains
     call expect(.not. there, 'no file under the final name for ' // tag)
   end subroutine
 
+  ! ioclose returns before the file is committed: its final name appears behind the model,
+  ! without another call into the package (waited for up to 60 s).
   subroutine a_file(tag)
     character(len=*), intent(in) :: tag
     logical :: there
+    integer :: tries
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
-    inquire (file=final_name(tag), exist=there)
+    do tries = 1, 6000
+      inquire (file=final_name(tag), exist=there)
+      if (there) exit
+      call sleep_ms(10)
+    end do
     call expect(there, 'a file under the final name for ' // tag)
+  end subroutine
+
+  subroutine sleep_ms(ms)
+    integer, intent(in) :: ms
+    double precision :: t0
+    t0 = MPI_Wtime()
+    do while (MPI_Wtime() - t0 < ms * 1.0d-3)
+    end do
   end subroutine
 
   ! write_field of field v of the case (XZY fields T or U) with the given memory order.

@@ -1,5 +1,5 @@
 // Temporary files in a folder only the job's user can write (temp_files.hpp).
-#include "filesink/temp_files.hpp"
+#include "util/temp_files.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

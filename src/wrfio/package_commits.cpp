@@ -1,0 +1,84 @@
+// The package's commit services and statistics, one per communicator (package_commits.hpp). Part of
+// the package's global state, beside its table of open files: WRF's I/O API has no handle for it.
+#include "wrfio/package_commits.hpp"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "filesink/commit_service.hpp"
+#include "util/agree.hpp"
+#include "util/mpi_call.hpp"
+
+namespace nwpio::wrfio {
+
+namespace {
+
+struct Shared {
+  std::shared_ptr<detail::CommitService> commits;
+  std::shared_ptr<Statistics> statistics;
+};
+
+std::vector<Shared>& all() {
+  static std::vector<Shared> shared;
+  return shared;
+}
+
+// The entry whose communicator has comm's ranks in comm's order (every rank finds the same one:
+// entries are made collectively, in the same order).
+Shared* find(MPI_Comm comm) {
+  for (Shared& s : all()) {
+    int same = MPI_UNEQUAL;
+    detail::mpi_check(MPI_Comm_compare(s.commits->comm(), comm, &same), "MPI_Comm_compare");
+    if (same == MPI_IDENT || same == MPI_CONGRUENT) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+detail::StreamContext package_context(MPI_Comm comm) {
+  Shared* s = find(comm);
+  if (!s) {
+    all().push_back({std::make_shared<detail::CommitService>(comm), std::make_shared<Statistics>()});
+    s = &all().back();
+  }
+  detail::run_and_agree(comm, [&] { s->commits->throw_failure(); });
+  s->commits->settle(false);
+  return {nullptr, s->commits, s->statistics};
+}
+
+namespace {
+
+// Waits for every file of `s`, raises a failure (agreed), settles them all.
+void drain(Shared& s) {
+  s.commits->wait_idle();
+  try {
+    detail::run_and_agree(s.commits->comm(), [&] { s.commits->throw_failure(); });
+  } catch (const Error&) {
+    s.commits->settle(true);
+    throw;
+  }
+  s.commits->settle(true);
+}
+
+}  // namespace
+
+void settle_package_files(MPI_Comm comm) {
+  if (Shared* s = find(comm)) drain(*s);
+}
+
+void finish_package_files() {
+  std::optional<Error> first;
+  for (Shared& s : all()) {
+    try {
+      drain(s);
+    } catch (const Error& e) {
+      if (!first) first = e;
+    }
+  }
+  all().clear();  // the services stop; their slabs are freed (collective over each node)
+  if (first) throw *first;
+}
+
+}  // namespace nwpio::wrfio
