@@ -12,8 +12,8 @@ namespace nwpio::bench {
 
 const std::vector<std::string>& all_method_names() {
   static const std::vector<std::string> names = {
-      "nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-messages", "nwpio-io11-direct", "wrf-style", "nwpio-io2",
-      "null",       "ceiling",              "netcdf-floor"};
+      "nwpio-io11", "nwpio-io11-sync", "nwpio-io11-rearrange", "nwpio-io11-messages", "nwpio-io11-direct",
+      "wrf-style",  "nwpio-io2",       "null",                 "ceiling",             "netcdf-floor"};
   return names;
 }
 
@@ -80,6 +80,11 @@ std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, 
   app.add_option("--repeat", o.repeat, "timed repetitions per method")->check(CLI::Range(1, 1000))->default_str("3");
   app.add_option("--warmup", o.warmup, "untimed frames a Writer writes before its timed frame")
       ->check(CLI::Range(0, 100))
+      ->default_str("1");
+  app.add_option("--frames-per-file", o.frames_per_file,
+                 "nwpio methods: frames per file; the timed frame is the last of its file (the frames before it "
+                 "are written untimed)")
+      ->check(CLI::Range(1, 10000))
       ->default_str("1");
   app.add_option("--json", o.json, "write the results as JSON here")->required();
   app.add_option("--methods", methods, "comma-separated subset of the methods (default: all)");

@@ -21,6 +21,7 @@ struct BenchOptions {
   int repeat = 3;                   // timed repetitions per method (round-robin over methods)
   double round_mb = 0;              // nwpio methods' max_round_bytes in MB; 0 = the library default
   int warmup = 1;                   // untimed frames each Writer writes before its timed frame
+  int frames_per_file = 1;          // nwpio methods: frames per file (the timed frame completes its file)
   std::string json;                 // result file (rank 0)
   std::vector<std::string> methods; // empty: all, in the canonical order
   double matrix_mb = 64;            // matrix: target frame size per cell (MB)

@@ -18,7 +18,9 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
+#include "backend/deferred_write.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "raw_variants.hpp"
@@ -27,6 +29,7 @@
 namespace nwpio::bench {
 
 std::string RawVariant::describe() const {
+  if (posix) return "open + pwrite (+ fsync) + close on every rank, no MPI-IO, heap buffer";
   std::string s = collective ? "MPI_File_write_at_all" : "MPI_File_write_at (independent)";
   s += collective_buffering ? ", collective buffering as MPI-IO's default" : ", collective buffering off";
   s += chunk_bytes > 0 ? ", requests of " + std::to_string(chunk_bytes >> 20) + " MiB" : ", one request per rank and round";
@@ -43,6 +46,7 @@ const std::vector<RawVariant>& raw_variants() {
       {"all-64m", true, false, std::int64_t{64} << 20, false},
       {"all-shm", true, false, 0, true},
       {"at-reserve", false, false, 0, false, true},
+      {"pwrite", false, false, 0, false, false, true},
   };
   return variants;
 }
@@ -201,6 +205,10 @@ class RawMethod final : public Method {
         else if (s.elem == 8) swap_words<std::uint64_t>(p, (s.end - s.begin) / 8);
       }
     }
+    if (variant_.posix) {
+      run_posix(ctx);
+      return;
+    }
     const MPI_Info info = variant_.collective_buffering ? ctx.info : ctx.info_slabs;
     MPI_File fh = MPI_FILE_NULL;
     mpi_check(MPI_File_open(ctx.comm, path_.c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY, info, &fh),
@@ -221,6 +229,22 @@ class RawMethod final : public Method {
     }
     if (ctx.options->fsync) mpi_check(MPI_File_sync(fh), "MPI_File_sync(" + path_ + ")");
     mpi_check(MPI_File_close(&fh), "MPI_File_close(" + path_ + ")");
+  }
+
+  // Every rank: its block with pwrite through a descriptor of its own (the file created by
+  // whichever rank comes first; O_CREAT without O_TRUNC, so nobody truncates another's bytes).
+  void run_posix(const CaseContext& ctx) {
+    const int fd = ::open(path_.c_str(), O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+    if (fd < 0) throw Error(ErrorKind::Io, "open " + path_ + ": " + std::strerror(errno));
+    std::optional<Error> failed;
+    try {
+      detail::write_all_at(fd, path_, lo_, buffer_.data(), hi_ - lo_);
+      if (ctx.options->fsync && ::fsync(fd) != 0) throw Error(ErrorKind::Io, "fsync " + path_ + ": " + std::strerror(errno));
+    } catch (const Error& e) {
+      failed = e;
+    }
+    if (::close(fd) != 0 && !failed) failed = Error(ErrorKind::Io, "close " + path_ + ": " + std::strerror(errno));
+    if (failed) throw *failed;
   }
 
   // Untimed: this rank's block written once to a scratch file that is removed at once. On a

@@ -1,13 +1,21 @@
-// The methods that go through nwpio's Writer: io_form 11 in its default gathering mode and in
-// each mode forced (rearrange; rearrange with every piece as a message, as between nodes; direct), io_form 2 (serial netCDF, CDF-2 so that the bytes are
-// the same as every other method's), and io_form 0 (the null backend: the library alone).
+// The methods that go through nwpio's Writer: io_form 11 in its default gathering mode (its
+// frames written, and its files committed, behind the model), the same with write-behind off
+// (nwpio-io11-sync: end_frame returns with the file committed), each gathering mode forced
+// (rearrange; rearrange with every piece as a message, as between nodes; direct), io_form 2
+// (serial netCDF, CDF-2 so that the bytes are the same as every other method's), and io_form 0
+// (the null backend: the library alone).
 //
 // Each repetition constructs a fresh Writer (untimed, as a model does once per run), writes
-// `--warmup` untimed frames so that the staging buffers are allocated and touched as they are
-// in a model's steady state, then the timed frame: begin_frame (file create + define),
-// put of every field, end_frame (rearrange/pack, one collective write, close and commit).
-// With --fsync the Writer's fsync_before_rename is on (rank 0 fsyncs the file and the directory
-// before the rename); without it, it is off, so that no method syncs.
+// `--warmup` untimed files so that the staging buffers are allocated and touched as they are in a
+// model's steady state, and the untimed frames before the timed one when a file holds several
+// (--frames-per-file); then the timed frame: begin_frame (file create + define when it opens
+// the file), put of every field, end_frame (pack, the collective write), and the wait until the
+// file carries its final name (Writer::wait_for_files): the whole cost of the file, comparable
+// with the raw writes. Phases: `blocked` (begin_frame .. end_frame: what the model waits for) and
+// `final_name` (from the end of the frame until the file had its final name).
+// With --fsync the Writer's fsync_before_rename is on (each writer fsyncs what it wrote before the
+// rename); without it, it is off, so that no method syncs.
+#include <algorithm>
 #include <filesystem>
 
 #include "method.hpp"
@@ -23,9 +31,9 @@ constexpr const char* kStartDate = "2019-06-01_00:00:00";
 class WriterMethod final : public Method {
  public:
   WriterMethod(std::string name, IoForm io_form, GatherMode gather, ReorderMode reorder = ReorderMode::Auto,
-               bool shared_memory = true, std::string quantize = {})
+               bool shared_memory = true, std::string quantize = {}, bool write_behind = true)
       : name_(std::move(name)), io_form_(io_form), gather_(gather), reorder_(reorder), shared_memory_(shared_memory),
-        quantize_(std::move(quantize)) {}
+        quantize_(std::move(quantize)), write_behind_(write_behind) {}
 
   std::string name() const override { return name_; }
   bool writes_netcdf() const override { return io_form_ != IoForm::Null; }
@@ -36,7 +44,8 @@ class WriterMethod final : public Method {
     o.io_form = io_form_;
     o.gather = gather_;
     o.reorder = reorder_;
-    o.frames_per_file = 1;
+    o.frames_per_file = ctx.options->frames_per_file;
+    o.write_behind = write_behind_;
     o.use_netcdf_classic = true;  // io_form 2: CDF-2, the same bytes as the other methods
     o.start_date = kStartDate;
     o.history_interval_seconds = 3600;
@@ -51,22 +60,31 @@ class WriterMethod final : public Method {
     for (const auto& h : ctx.options->hints) o.hints.overrides[h.substr(0, h.find('='))] = h.substr(h.find('=') + 1);
     writer_ = std::make_unique<Writer>(*ctx.decomposition, ctx.bench_case->schema, o);
     const std::int64_t start = wrf::date_to_seconds(kStartDate);
+    const int per_file = ctx.options->frames_per_file;
+    int frame = 0;
     for (int w = 0; w < ctx.options->warmup; ++w) {
-      write_frame(ctx, wrf::seconds_to_date(start + 3600 * w));
+      for (int k = 0; k < per_file; ++k) write_frame(ctx, wrf::seconds_to_date(start + 3600 * frame++));
+      writer_->wait_for_files();
       if (ctx.rank == 0) remove_last_file(ctx);
     }
-    timed_date_ = wrf::seconds_to_date(start + 3600 * ctx.options->warmup);
+    for (int k = 0; k + 1 < per_file; ++k) write_frame(ctx, wrf::seconds_to_date(start + 3600 * frame++));
+    timed_date_ = wrf::seconds_to_date(start + 3600 * frame);
   }
 
-  void run(const CaseContext& ctx, int) override { write_frame(ctx, timed_date_); }
+  void run(const CaseContext& ctx, int) override {
+    write_frame(ctx, timed_date_);
+    writer_->wait_for_files();
+  }
 
   RunOutcome finish(const CaseContext& ctx) override {
     RunOutcome out;
     const FrameStats& fs = writer_->statistics().frames.back();
     out.bytes = fs.bytes;
     if (io_form_ != IoForm::Null) out.file = (std::filesystem::path(ctx.dir) / fs.file).string();
-    out.phases = {{"define", fs.define_seconds}, {"reorder", fs.reorder_seconds}, {"exchange", fs.exchange_seconds},
-                  {"check", fs.check_seconds}, {"wait", fs.wait_seconds},     {"close", fs.close_seconds},     {"total", fs.total_seconds}};
+    out.phases = {{"define", fs.define_seconds},  {"reorder", fs.reorder_seconds}, {"exchange", fs.exchange_seconds},
+                  {"check", fs.check_seconds},    {"wait", fs.wait_seconds},        {"close", fs.close_seconds},
+                  {"total", fs.total_seconds},    {"blocked", fs.total_seconds},
+                  {"final_name", std::max(0.0, fs.committed_after_seconds)}};
     out.buffer_bytes = fs.peak_buffer_bytes;
     const Statistics& st = writer_->statistics();
     out.mode = st.backend + (io_form_ == IoForm::NetcdfSerial ? std::string() : " " + st.gather + "/" + st.reorder) +
@@ -96,6 +114,7 @@ class WriterMethod final : public Method {
   ReorderMode reorder_;
   bool shared_memory_;
   std::string quantize_;
+  bool write_behind_ = true;
   std::unique_ptr<Writer> writer_;
   std::string timed_date_;
 };
@@ -104,6 +123,9 @@ class WriterMethod final : public Method {
 
 std::unique_ptr<Method> make_writer_method(const std::string& name) {
   if (name == "nwpio-io11") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Auto);
+  if (name == "nwpio-io11-sync") {
+    return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Auto, ReorderMode::Auto, true, "", false);
+  }
   if (name == "nwpio-io11-rearrange") return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Rearrange);
   if (name == "nwpio-io11-messages") {
     return std::make_unique<WriterMethod>(name, IoForm::Pnetcdf, GatherMode::Rearrange, ReorderMode::Auto, false);

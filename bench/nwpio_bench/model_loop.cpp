@@ -38,6 +38,7 @@ struct LoopOptions {
   int repeat = 1;
   bool fsync = false;
   int in_flight = 2;
+  int frames_per_file = 1;
   bool blocking = false;
   double message_mb = 1073.741824;  // the default server_message_bytes (1 GiB)
   std::string dir, json;
@@ -97,6 +98,7 @@ struct MethodRun {
   double loop_wall = 0;   // the loop alone
   double close = 0;       // the final close (servers: draining the frames in flight)
   std::vector<double> blocked, backpressure, pack, server_write, server_receive;
+  std::vector<double> final_name;  // per file: from the frame that completed it to its final name
   std::int64_t frame_bytes = 0;
   std::int64_t compute_peak_rss = 0;  // VmHWM of the compute ranks during the method (max)
   std::int64_t server_peak_rss = 0;   // the same on the servers (servers-* methods)
@@ -129,7 +131,7 @@ OutputOptions stream_options(const LoopOptions& lo, const std::string& method, c
   OutputOptions o;
   o.output_dir = dir;
   o.io_form = io_form_of(method);
-  o.frames_per_file = 1;
+  o.frames_per_file = lo.frames_per_file;
   o.use_netcdf_classic = true;
   o.start_date = kStart;
   o.print_timing = false;
@@ -198,6 +200,7 @@ MethodRun run_on(const LoopOptions& lo, const std::string& method, MPI_Comm comm
     for (std::size_t f = 1; f < st.frames.size(); ++f) {  // frame 0 was the warm-up
       const FrameStats& fs = st.frames[f];
       out.blocked.push_back(fs.total_seconds);
+      if (fs.committed_after_seconds >= 0) out.final_name.push_back(fs.committed_after_seconds);
       out.pack.push_back(fs.reorder_seconds);
       out.backpressure.push_back(fs.backpressure_seconds);
       if (fs.server_group >= 0) {
@@ -262,6 +265,7 @@ nlohmann::ordered_json run_json(const MethodRun& r) {
           {"close_seconds", r.close},   {"frame_bytes", r.frame_bytes},
           {"blocked_seconds", r.blocked}, {"pack_seconds", r.pack},
           {"backpressure_seconds", r.backpressure}, {"server_write_seconds", r.server_write},
+          {"final_name_seconds", r.final_name},
           {"server_receive_seconds", r.server_receive},
           {"compute_peak_rss_bytes", r.compute_peak_rss}, {"server_peak_rss_bytes", r.server_peak_rss},
           {"compute_cpu_seconds", r.compute_cpu}, {"server_cpu_seconds", r.server_cpu}};
@@ -290,6 +294,7 @@ int run_model_loop(int argc, char** argv) {
   app.add_flag("--blocking", lo.blocking, "server_handoff = 'blocking'");
   app.add_option("--message-mb", lo.message_mb, "server_message_bytes in MB")->check(CLI::Range(0.001, 1000.0));
   app.add_flag("--fsync", lo.fsync, "fsync every file before its rename");
+  app.add_option("--frames-per-file", lo.frames_per_file, "frames per file")->check(CLI::Range(1, 1 << 20));
   app.add_option("--methods", methods, "none,io0,io11,io2,servers-io0,servers-io11,servers-io2");
   app.add_option("--dir", lo.dir, "output directory")->required();
   app.add_option("--json", lo.json, "result file (rank 0)");
@@ -326,16 +331,17 @@ int run_model_loop(int argc, char** argv) {
   if (rank != 0) return 0;
   const std::string load_after = load_average();
   std::printf("model-loop: %d ranks (%d compute + %d x %d servers), %d steps of %.3f s compute, a frame every %d "
-              "steps, %d x %d x %d WRF frame, %s%s\n",
-              size, size - lo.servers * lo.groups, lo.groups, lo.servers, lo.steps, lo.step_seconds, lo.every, lo.e_we,
-              lo.e_sn, lo.e_vert, lo.dir.c_str(), lo.fsync ? " (fsync)" : "");
+              "steps, %d frame(s) per file, %d x %d x %d WRF frame, %s%s\n",
+              size, size - lo.servers * lo.groups, lo.groups, lo.servers, lo.steps, lo.step_seconds, lo.every,
+              lo.frames_per_file, lo.e_we, lo.e_sn, lo.e_vert, lo.dir.c_str(), lo.fsync ? " (fsync)" : "");
   std::printf("load average before %s, after %s\n", load_before.c_str(), load_after.c_str());
-  std::printf("%-14s %8s %8s %7s %10s %10s %10s %12s %7s %7s %7s %7s\n", "method", "wall s", "loop s", "close s",
-              "blocked/fr", "pack/fr", "backpr/fr", "srv write/fr", "rss MB", "srv MB", "cpu s", "srv cpu");
+  std::printf("%-14s %8s %8s %7s %10s %10s %10s %12s %10s %7s %7s %7s %7s\n", "method", "wall s", "loop s", "close s",
+              "blocked/fr", "pack/fr", "backpr/fr", "srv write/fr", "final name", "rss MB", "srv MB", "cpu s", "srv cpu");
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const MethodRun& r : runs) {
-    std::printf("%-14s %8.3f %8.3f %7.3f %10.4f %10.4f %10.4f %12.4f %7.0f %7.0f %7.2f %7.2f\n", r.method.c_str(), r.wall,
-                r.loop_wall, r.close, median(r.blocked), median(r.pack), median(r.backpressure), median(r.server_write),
+    std::printf("%-14s %8.3f %8.3f %7.3f %10.4f %10.4f %10.4f %12.4f %10.4f %7.0f %7.0f %7.2f %7.2f\n", r.method.c_str(),
+                r.wall, r.loop_wall, r.close, median(r.blocked), median(r.pack), median(r.backpressure),
+                median(r.server_write), median(r.final_name),
                 static_cast<double>(r.compute_peak_rss) / 1e6, static_cast<double>(r.server_peak_rss) / 1e6, r.compute_cpu,
                 r.server_cpu);
     list.push_back(run_json(r));
@@ -345,6 +351,7 @@ int run_model_loop(int argc, char** argv) {
                                   {"ranks", size},           {"servers", lo.servers}, {"groups", lo.groups},
                                   {"grid", {lo.e_we, lo.e_sn, lo.e_vert}},           {"dir", lo.dir},
                                   {"fsync", lo.fsync},       {"in_flight", lo.in_flight}, {"blocking", lo.blocking},
+                                  {"frames_per_file", lo.frames_per_file},
                                   {"message_mb", lo.message_mb},
                                   {"load_before", load_before}, {"load_after", load_after}, {"runs", list}};
     std::ofstream(lo.json) << doc.dump(2) << '\n';

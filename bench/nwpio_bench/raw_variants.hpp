@@ -29,6 +29,9 @@ struct RawVariant {
   // Each rank reserves its block's disk blocks first (fallocate KEEP_SIZE, inside the timing),
   // as nwpio's disk guard does before every frame: the file system allocates in parallel.
   bool reserve = false;
+  // Plain POSIX instead of MPI-IO: every rank opens the file and pwrite()s its block (fsync of its
+  // own descriptor with --fsync), as nwpio's writers write their slabs when writes are independent.
+  bool posix = false;
   std::string describe() const;
 };
 

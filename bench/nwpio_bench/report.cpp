@@ -113,6 +113,25 @@ void print_table(const std::vector<CaseResult>& results, const Environment& env,
                   m.median, range, mb_per_s(m), rcs, rws, static_cast<double>(max_of(m.peak_rss_per_rank)) / 1e6,
                   m.verify_ok ? "" : "  VERIFY FAILED");
     }
+    // What the model sees of the nwpio methods: the timed seconds above run until the file has its
+    // final name; the model was blocked only from begin_frame to end_frame.
+    bool header = false;
+    for (const MethodResult& m : cr.methods) {
+      const auto blocked = m.phases_median.find("blocked");
+      if (blocked == m.phases_median.end()) continue;
+      if (!header) {
+        std::printf("%-27s %14s %16s %10s\n", "  (the model's view)", "blocked s", "final name s", "x blocked");
+        header = true;
+      }
+      const auto final_name = m.phases_median.find("final_name");
+      std::printf("  %-25s %14.4f %16.4f %10.2f\n", m.method.c_str(), blocked->second,
+                  final_name == m.phases_median.end() ? 0.0 : final_name->second,
+                  blocked->second > 0 ? m.median / blocked->second : 0.0);
+    }
+    if (header) {
+      std::printf("  blocked: begin_frame .. end_frame; final name: from the frame's end until the file carried its "
+                  "final name (medians)\n");
+    }
     if (cr.find("ceiling-io13")) {
       std::printf("x ceiling of nwpio-io13*, wrf-io13 and wrf-io2: against ceiling-io13 (deflate 2 + shuffle of the frame "
                   "on these ranks, nothing else)\n");
@@ -213,6 +232,7 @@ void write_json(const std::string& path, const std::vector<CaseResult>& results,
                                        {"e_vert", results[0].bench_case.e_vert}})},
       {"repeat", o.repeat},
       {"warmup", o.warmup},
+      {"frames_per_file", o.frames_per_file},
       {"round_mb", o.round_mb},
       {"fsync", o.fsync},
       {"methods", o.methods},
@@ -221,8 +241,9 @@ void write_json(const std::string& path, const std::vector<CaseResult>& results,
       {"rss_method", info.rss_reset ? "VmHWM reset before each method (/proc/self/clear_refs): peak while the method ran"
                                     : "getrusage ru_maxrss: process maximum so far (methods run earlier included)"},
       {"timing",
-       "per repetition: barrier, MPI_Wtime, file create .. close (nwpio: begin_frame .. end_frame), barrier; "
-       "max over ranks; methods alternate round-robin"}};
+       "per repetition: barrier, MPI_Wtime, file create .. close (nwpio: begin_frame .. the file under its final "
+       "name), barrier; max over ranks; methods alternate round-robin; nwpio's phases 'blocked' (begin_frame .. "
+       "end_frame) and 'final_name' (frame end .. final name)"}};
   j["cases"] = cases;
   std::ofstream out(path);
   out << j.dump(2) << "\n";

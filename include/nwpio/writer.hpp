@@ -84,7 +84,15 @@ class Writer {
   // been put; missing ones are named in the error.
   void end_frame();
 
-  // Collective. Closes the open file, if any. Writes the statistics JSON when asked.
+  // Collective. Returns when every file completed so far carries its final name: files are
+  // committed behind the model (write_behind), so a program that must know its output is
+  // complete at some point (before it tells a workflow manager, say) waits here. A file whose
+  // write or commit failed is thrown here, on every rank (it keeps its temporary name).
+  void wait_for_files();
+
+  // Collective. Completes the open file, if any, and waits until every file of the stream
+  // carries its final name (or throws, on every rank, the failure of one). Writes the
+  // statistics JSON when asked.
   void close();
 
   const Schema& schema() const noexcept;          // after iofields

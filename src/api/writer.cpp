@@ -53,6 +53,9 @@ void Writer::report_error(const Error& error) {
 void Writer::end_frame() {
   if (impl_->clock().enabled()) impl_->end_frame();
 }
+void Writer::wait_for_files() {
+  if (impl_->clock().enabled()) impl_->wait_for_files();
+}
 void Writer::close() { impl_->close(); }
 const Schema& Writer::schema() const noexcept { return impl_->schema(); }
 const OutputOptions& Writer::options() const noexcept { return impl_->options(); }

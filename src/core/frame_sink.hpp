@@ -64,6 +64,10 @@ class FrameSink {
   // failed (failed() true) and is thrown on every rank.
   virtual void end_frame(const FrameEnd& frame, FrameStats& stats) = 0;
 
+  // Collective: every file completed so far carries its final name when it returns, or the
+  // failure of one is thrown on every rank.
+  virtual void wait_for_files() {}
+
   // Collective: the stream closes. A file still open is complete now (its frames are all
   // there); everything of the stream that is in flight is settled, or handed to whoever owns
   // the sink's background work, and the statistics learnt late are filled in.

@@ -196,6 +196,10 @@ void Stream::record_statistics(double t0, double check_seconds) {
   stats_->frames.push_back(std::move(fs));
 }
 
+void Stream::wait_for_files() {
+  if (sink_) sink_->wait_for_files();
+}
+
 void Stream::close() {
   if (frame_.open) {
     // A frame that was begun but never ended wrote nothing; it is dropped.

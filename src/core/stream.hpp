@@ -51,6 +51,7 @@ class Stream {
   void put(std::string_view name, const ArrayView& array);
   void report_error(const Error& error);
   void end_frame();
+  void wait_for_files();
   void close();
   // Local: leaves without a collective (see FrameSink::abandon).
   void abandon() noexcept;

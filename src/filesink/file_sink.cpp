@@ -144,6 +144,19 @@ void FileSink::end_frame(const FrameEnd& frame, FrameStats& stats) {
   if (frame.completes_file) complete_file(setup_.stats->frames.size(), stats);
 }
 
+void FileSink::wait_for_files() {
+  if (failed_) return;
+  setup_.commits->wait_idle();
+  try {
+    run_and_agree(comm_, [&] { setup_.commits->throw_failure(); });
+  } catch (const Error&) {
+    failed_ = true;
+    setup_.commits->settle(true);
+    throw;
+  }
+  setup_.commits->settle(true);
+}
+
 void FileSink::close(Statistics& stats) {
   if (file_.open && failed_) {
     close_broken_file();
@@ -155,15 +168,12 @@ void FileSink::close(Statistics& stats) {
   if (!own_commits_) return;  // the service's owner waits for the files in flight
   // Every file of the stream is committed, or failed, now; a failure not thrown yet is thrown
   // here, on every rank (the file keeps its temporary name).
-  setup_.commits->wait_idle();
-  try {
-    if (!failed_) run_and_agree(comm_, [&] { setup_.commits->throw_failure(); });
-  } catch (const Error&) {
-    failed_ = true;
+  if (failed_) {
+    setup_.commits->wait_idle();
     setup_.commits->settle(true);
-    throw;
+  } else {
+    wait_for_files();
   }
-  setup_.commits->settle(true);
   if (rank_ == 0) remove_private_dir_if_empty(options_.output_dir);
 }
 

@@ -24,6 +24,7 @@ class FileSink final : public FrameSink {
   FieldSource accept(int index, const FieldSource& source, bool copy) override { return plans_.accept(index, source, copy); }
   void reserve(int record) override;
   void end_frame(const FrameEnd& frame, FrameStats& stats) override;
+  void wait_for_files() override;
   void close(Statistics& stats) override;
   void abandon() noexcept override;
   bool failed() const noexcept override { return failed_; }

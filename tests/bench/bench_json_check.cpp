@@ -23,12 +23,11 @@ std::string env(const char* name) {
 }
 
 // The raw variants that `ceiling` and `netcdf-floor` run (bench/nwpio_bench/raw_variants.hpp).
-const std::vector<std::string> kRawVariants = {"all-cb", "all", "at", "all-64m", "all-shm", "at-reserve"};
+const std::vector<std::string> kRawVariants = {"all-cb", "all", "at", "all-64m", "all-shm", "at-reserve", "pwrite"};
 
 std::vector<std::string> all_methods() {
-  std::vector<std::string> m = {"nwpio-io11", "nwpio-io11-rearrange", "nwpio-io11-messages", "nwpio-io11-direct",
-                                "wrf-style",  "nwpio-io2",            "null",                "ceiling",
-                                "netcdf-floor"};
+  std::vector<std::string> m = {"nwpio-io11", "nwpio-io11-sync", "nwpio-io11-rearrange", "nwpio-io11-messages",
+                                "nwpio-io11-direct", "wrf-style", "nwpio-io2", "null", "ceiling", "netcdf-floor"};
   for (const auto& v : kRawVariants) {
     m.push_back("raw-" + v);
     m.push_back("floor-" + v);
@@ -64,6 +63,26 @@ TEST_F(BenchJson, EveryMethodOncePerCase) {
     for (const auto& m : kMethods) EXPECT_TRUE(by_case[label].count(m)) << label << ": " << m << " missing";
   }
   EXPECT_EQ(doc["results"].size(), doc["cases"].size() * kMethods.size());
+}
+
+// The nwpio methods report what the model sees: the time it was blocked (begin_frame .. end_frame,
+// part of the timed seconds, which run until the file has its final name) and the time from the
+// frame's end to the final name (none for a frame committed before end_frame returned).
+TEST_F(BenchJson, NwpioMethodsReportBlockedAndFinalNameTimes) {
+  for (auto& [label, methods] : by_case) {
+    for (auto& [name, r] : methods) {
+      if (name.rfind("nwpio-", 0) != 0) continue;
+      const json& p = r["phases_median_seconds"];
+      ASSERT_TRUE(p.contains("blocked") && p.contains("final_name")) << label << ": " << name;
+      const double blocked = p["blocked"], final_name = p["final_name"];
+      EXPECT_GT(blocked, 0) << label << ": " << name;
+      EXPECT_LE(blocked, r["seconds_max"].get<double>() * 1.001) << label << ": " << name;
+      EXPECT_GE(final_name, 0) << label << ": " << name;
+      if (name == "nwpio-io11-sync") {
+        EXPECT_EQ(final_name, 0) << label << ": the synchronous frame is committed when end_frame returns";
+      }
+    }
+  }
 }
 
 TEST_F(BenchJson, MatrixCasesCoverShapesTypesDecompositions) {
