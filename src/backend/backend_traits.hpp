@@ -34,6 +34,10 @@ struct BackendTraits {
   // layout along those shares (src/layout/writer_chunks.hpp): all writers compress at once, and
   // each chunk is written and compressed by exactly one rank.
   bool shares_each_variable = false;
+  // A writer's slab is the file's own bytes at an offset: when the hints let writers write on
+  // their own, the backend leaves the slab's write to the caller (Backend::write_deferred), which
+  // writes it behind the model.
+  bool writes_behind = false;
 };
 
 }  // namespace nwpio::detail

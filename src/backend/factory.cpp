@@ -46,6 +46,7 @@ BackendTraits backend_traits(const OutputOptions& options, int rank) {
       t.format = options.format;
       t.may_switch_to_cdf5 = true;
       t.colon_free_names = true;
+      t.writes_behind = true;
       break;
     case IoForm::NetcdfSerial:
       t.name = "netcdf-serial";

@@ -34,6 +34,7 @@ struct HintSession::Impl {
   Resolved resolved;
   MpiIo io;
   std::vector<Entry> entries;
+  std::string behind_blocker;  // the setting that keeps slabs collective (empty: none)
   std::optional<std::set<std::string>> record_vars;
 
   ~Impl() {
@@ -73,6 +74,25 @@ bool slabs_may_go_independently(const std::vector<Entry>& entries) {
   };
   if (value("romio_no_indep_rw") == "true") return false;
   return value("romio_cb_write") == "disable" || value("collective_buffering") == "false";
+}
+
+// The setting that keeps a writer's slab from going out on its own, as users wrote it: the entry
+// that passed romio_no_indep_rw=true, else the one that left collective buffering on (the last
+// one passed wins, as above); empty when slabs may go out independently.
+std::string independent_write_blocker(const std::vector<Entry>& entries) {
+  if (slabs_may_go_independently(entries)) return {};
+  const auto describe = [](const Entry& e) {
+    return (e.name.rfind("raw:", 0) == 0 ? e.name.substr(4) : e.name) + "=" + e.value + " <" + e.origin + ">";
+  };
+  const Entry* cb = nullptr;
+  for (const auto& e : entries) {
+    for (const auto& k : e.keys) {
+      if (k.key == "romio_no_indep_rw" && k.value == "true") return describe(e);
+      if (k.key == "romio_cb_write" || k.key == "collective_buffering") cb = &e;
+    }
+  }
+  if (cb) return describe(*cb);
+  return "collective_write=default (nothing turned collective buffering off, which the MPI-IO layer uses by default)";
 }
 
 // Every rank gets rank 0's keys, so that all pass identical values.
@@ -168,6 +188,7 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io
     }
     packed = pack(im.entries);
     independent = slabs_may_go_independently(im.entries) ? 1 : 0;
+    im.behind_blocker = independent_write_blocker(im.entries);
   });
   s.impl_->info = broadcast_info(std::move(packed), comm);
   mpi_check(MPI_Bcast(&independent, 1, MPI_INT, 0, comm), "MPI_Bcast(hints: independent writes)");
@@ -193,7 +214,7 @@ bool HintSession::independent_writes() const noexcept { return impl_ && impl_->i
 void HintSession::set_record_variables(std::set<std::string> names) { impl_->record_vars = std::move(names); }
 
 std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts,
-                                           const std::string& final_name) {
+                                           const std::string& final_name, bool write_behind_asked) {
   Impl& im = *impl_;
   const std::string name = final_name.empty() ? file : final_name;
   if (im.rank != 0) return "{\"file\":\"" + name + "\",\"note\":\"the hint report is built on rank 0\"}";
@@ -203,7 +224,8 @@ std::string HintSession::verify_and_report(const std::string& file, const Layout
   auto records = im.record_vars;
   if (!records && facts.known) records = facts.record_vars;
   verify(entries, im.io, ff, facts, records);
-  const ReportFile which{file, final_name, im.uses_mpiio, static_cast<int>(im.io_form)};
+  const ReportFile which{file, final_name, im.uses_mpiio, static_cast<int>(im.io_form),
+                         write_behind_asked && im.uses_mpiio, im.behind_blocker};
   std::string json = report_json(which, im.resolved, im.io, entries, ff, facts);
   if (im.resolved.report == HintReport::Full) std::fprintf(stderr, "%s\n", report_text(json).c_str());
   if (im.resolved.report == HintReport::Summary) std::fprintf(stderr, "%s\n", report_summary(json).c_str());

@@ -76,8 +76,11 @@ class HintSession {
   // resolved HintReport asks (one summary line, the full table, or nothing); other ranks return
   // a stub object. `file` is the path that was opened (statfs and the Lustre layout are read
   // from it); `final_name` the name the complete file gets (what the report names).
+  // `write_behind_asked`: the stream would write its slabs behind the model (write_behind, writers
+  // holding contiguous slabs): the report says whether these hints allow it, and if not, which
+  // setting stops it.
   std::string verify_and_report(const std::string& file, const LayoutFacts& facts,
-                                const std::string& final_name = {});
+                                const std::string& final_name = {}, bool write_behind_asked = false);
 
  private:
   struct Impl;

@@ -227,6 +227,9 @@ std::string report_json(const ReportFile& file, const Resolved& r, const MpiIo& 
   json j;
   j["file"] = file.final_name.empty() ? file.opened_as : file.final_name;
   j["opened_as"] = file.opened_as;
+  if (file.write_behind_asked) {
+    j["write_behind"] = {{"on", file.write_behind_blocker.empty()}, {"why_off", file.write_behind_blocker}};
+  }
   j["io_form"] = file.io_form;
   j["mpi_io_used"] = file.mpi_io;
   j["report"] = {{"level", to_string(r.report)}, {"chosen_by", r.report_origin}};

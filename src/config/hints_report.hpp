@@ -48,6 +48,11 @@ struct ReportFile {
   std::string final_name;  // empty: opened_as
   bool mpi_io = true;
   int io_form = 11;
+  // Write-behind was asked for (write_behind, writers holding contiguous slabs): whether the
+  // hints passed let each writer's slab go out on its own, and if not, the setting that stops
+  // it ("collective_write=true <profile [default] of lustre.toml>"); empty: write-behind on.
+  bool write_behind_asked = false;
+  std::string write_behind_blocker;
 };
 
 // JSON text of the report ("file" is the final name, "opened_as" the path that was opened).

@@ -57,6 +57,11 @@ std::string report_text(const std::string& json_text) {
                   keys.empty() ? "-" : keys.c_str(), s["why"].get<std::string>().c_str());
     out << line;
   }
+  if (j.contains("write_behind")) {
+    const bool on = j["write_behind"].value("on", true);
+    out << "\n  write-behind: " << (on ? "on (each writer's slab goes out on its own)"
+                                      : "OFF, stopped by " + text(j["write_behind"], "why_off"));
+  }
   for (const auto& w : j["warnings"]) out << "\n  warning: " << w.get<std::string>();
   for (const auto& [k, v] : j["environment"].items()) out << "\n  note: " << k << "=" << v.get<std::string>() << " is set";
   return out.str();
@@ -97,6 +102,9 @@ std::string report_summary(const std::string& json_text) {
     return out;
   }
   out += ": " + profile(j);
+  if (j.contains("write_behind") && !j["write_behind"].value("on", true)) {
+    list("write-behind OFF, stopped by", {text(j["write_behind"], "why_off")});
+  }
   list("set", set);
   list("dropped (not read by " + text(j["mpi"], "io_layer") + "):", dropped);
   list("overridden:", overridden);

@@ -194,7 +194,7 @@ TEST(HintVerify, StatusesFromFileFactsAndLayout) {
   EXPECT_EQ(entry(el, "stripe_size").status, "mismatch");
   EXPECT_EQ(entry(el, "lustre_ds_in_coll").status, "passed");
 
-  const auto j = nlohmann::json::parse(report_json(ReportFile{"f.nc", "", true, 11}, r, io, el, lustre, good));
+  const auto j = nlohmann::json::parse(report_json(ReportFile{"f.nc", "", true, 11, false, ""}, r, io, el, lustre, good));
   EXPECT_EQ(j["settings"].size(), el.size());
   EXPECT_EQ(j["info"]["cb_nodes"], r.settings.at("aggregators").value);
   EXPECT_FALSE(report_text(j.dump()).empty());
