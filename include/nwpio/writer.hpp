@@ -81,6 +81,11 @@ class Writer {
 
   // Collective. Closes the open file, if any. Writes the statistics JSON when asked.
   void close();
+  // Collective. As close(), but the open file is not given its final name: it keeps its
+  // temporary one. For a front end whose caller lost a frame it cannot write again (WRF's I/O
+  // API after a failed frame), so that no final name holds a file missing a frame. Not for a
+  // stream written by I/O servers (Error(Unsupported)).
+  void close_uncommitted();
 
   const Schema& schema() const noexcept;          // after iofields
   const OutputOptions& options() const noexcept;

@@ -277,6 +277,13 @@ void Writer::end_frame() {
   if (impl_->clock.enabled()) impl_->end_frame();
 }
 void Writer::close() { impl_->close(); }
+void Writer::close_uncommitted() {
+  if (impl_->handoff) throw Error(ErrorKind::Unsupported, "close_uncommitted: the I/O servers commit their files");
+  const bool broken = impl_->broken;
+  impl_->broken = true;  // close() then leaves the file under its temporary name
+  impl_->close();
+  impl_->broken = broken;  // closed: the destructor has nothing more to abandon than before
+}
 const Schema& Writer::schema() const noexcept { return impl_->schema; }
 const OutputOptions& Writer::options() const noexcept { return impl_->options; }
 const Statistics& Writer::statistics() const noexcept { return impl_->stats; }
