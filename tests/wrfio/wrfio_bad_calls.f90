@@ -186,7 +186,8 @@ contains
 
   ! A file with T and U: frame 1 good, then frame 2 with T's call spoilt (on every rank, or on
   ! rank `only`): that call returns `want` there, and every rank gets an error status by the
-  ! frame's end (U, its last call); the file gets no final name.
+  ! frame's end (U, its last call); frame 3 is written on every rank again (all still in step);
+  ! the file, which lost frame 2, gets no final name.
   subroutine frame_case(tag, what, want, named, date, order, ftype, spoil, only)
     character(len=*), intent(in) :: tag, what, named
     integer, intent(in) :: want
@@ -212,6 +213,9 @@ contains
     call bad_write(dh, U, date_of(2))
     saw_error = saw_error .or. status /= 0
     call expect(saw_error, what // ': an error status on every rank by the end of the frame')
+    ! Every rank is still in step: the next frame is written.
+    call bad_write(dh, T, date_of(3)); call expect(status == 0, 'T of frame 3 after ' // what)
+    call bad_write(dh, U, date_of(3)); call expect(status == 0, 'U of frame 3 after ' // what)
     call ext_pnc_ioclose(dh, status)
     call expect(status /= 0, 'ioclose of a file that lost a frame (' // tag // ')')
     call no_file(tag)

@@ -63,6 +63,21 @@ TEST(StreamGrid, EveryRankOfUnevenSplits) {
   }
 }
 
+// A file of unstaggered fields only (an auxiliary stream): the last patch still reaches the
+// staggered end, as nwpio's Decomposition holds it.
+TEST(StreamGrid, UnstaggeredFieldsAloneReachTheStaggeredEnd) {
+  for (int rx = 0; rx < 3; ++rx) {
+    const Rank r{3, 1, rx, 0};
+    const std::vector<FieldCall> fields = {parse_field_call(field_on("T2", "XY", "", r)),
+                                           parse_field_call(field_on("T", "XZY", "", r))};
+    const StreamGrid g = stream_grid(pointers(fields));
+    int ips = 0, ipe = 0;
+    test::split(kWe - 1, 3, rx, ips, ipe);
+    EXPECT_EQ(g.domain, (Box{{0, 0, 0}, {kWe, kSn, kVert}}));
+    EXPECT_EQ(g.patch, (Box{{ips - 1, 0, 0}, {rx == 2 ? kWe : ipe, kSn, kVert}})) << "rank " << rx;
+  }
+}
+
 TEST(StreamGrid, FieldsThatDisagreeAreNamed) {
   const Rank r{2, 2, 1, 0};
   std::vector<FieldCall> fields = history_fields(r);
