@@ -174,7 +174,7 @@ Box FieldCall::patch_box() const noexcept {
   for (int axis = 0; axis < 3; ++axis) {
     const int p = position(axis);
     if (p < 0) continue;
-    b.lo[axis] = patch_start[p] - 1;
+    b.lo[axis] = std::int64_t{patch_start[p]} - 1;  // (in 64 bits: WRF's bounds may be any int)
     b.hi[axis] = patch_end[p];
   }
   return b;
@@ -186,7 +186,7 @@ Box FieldCall::memory_box() const noexcept {
   for (int axis = 0; axis < 3; ++axis) {
     const int p = position(axis);
     if (p < 0) continue;
-    b.lo[axis] = memory_start[p] - 1;
+    b.lo[axis] = std::int64_t{memory_start[p]} - 1;
     b.hi[axis] = memory_end[p];
   }
   return b;
