@@ -41,15 +41,17 @@ contains
     call ext_pnc_put_dom_ti_logical(dh, 'FLAG', [.true., .false.], 2, status); call note(status, 'put_dom_ti_logical', bad)
   end subroutine
 
-  ! The global attributes and one training write_field per variable with its attributes.
-  subroutine history_training(dh, g, bad)
+  ! The global attributes and one training write_field per variable with its attributes
+  ! (domain_desc: 333933 when WRF's I/O servers train).
+  subroutine history_training(dh, g, bad, domain_desc)
     integer, intent(in) :: dh
     type(grid_t), intent(in) :: g
     integer, intent(inout) :: bad
+    integer, intent(in), optional :: domain_desc
     integer :: v, status
     call history_globals(dh, ' OUTPUT FROM NWPIO WRFIO DRIVER', 2000.0, bad)
     do v = 1, nfields
-      call write_one(dh, g, v, 0, date_of(1), status)
+      call write_one(dh, g, v, 0, date_of(1), status, domain_desc)
       call note(status, 'training write_field ' // trim(fields(v)%name), bad)
       call ext_pnc_put_var_ti_char(dh, 'description', trim(fields(v)%name), 'desc of ' // trim(fields(v)%name), status)
       call note(status, 'description', bad)
@@ -130,13 +132,16 @@ contains
   end subroutine
 
   ! One write_field call of field v; frame 0 = the training call. The array is a temporary
-  ! scribbled over right after the call.
-  subroutine write_one(dh, g, v, frame, when, status)
+  ! scribbled over right after the call. piece: as WRF's I/O servers receive it, the array is
+  ! exactly the patch (MemoryStart(1) = MemoryEnd(1) = -998899).
+  subroutine write_one(dh, g, v, frame, when, status, domain_desc, piece)
     integer, intent(in) :: dh, v, frame
     type(grid_t), intent(in) :: g
     character(len=*), intent(in) :: when
     integer, intent(out) :: status
-    integer :: ndim, nmem, iocomm
+    integer, intent(in), optional :: domain_desc
+    logical, intent(in), optional :: piece
+    integer :: ndim, nmem, iocomm, desc
     integer, dimension(3) :: ds, de, ms, me, ps, pe
     integer, allocatable :: vals(:), ivals(:)
     logical, allocatable :: inside(:), lvals(:)
@@ -144,30 +149,42 @@ contains
     real(kind=8), allocatable :: dvals(:)
     character(len=80) :: names(3)
     iocomm = 0
+    desc = 0
+    if (present(domain_desc)) desc = domain_desc
     call field_bounds(g, v, ndim, ds, de, ms, me, ps, pe)
+    if (present(piece)) then
+      if (piece) then
+        ms = ps; me = pe
+      end if
+    end if
     call dim_names(v, names)
     nmem = product(me - ms + 1)
     allocate (vals(nmem), inside(nmem))
     call memory_values(v, max(frame, 1), ms, me, ps, pe, vals, inside)
+    if (present(piece)) then
+      if (piece) then
+        ms(1) = -998899; me(1) = -998899
+      end if
+    end if
     select case (fields(v)%field_type)
     case (104)
       rvals = merge(real(vals), HALO_VALUE, inside)
-      call ext_pnc_write_field(dh, when, trim(fields(v)%name), rvals, 104, MPI_COMM_WORLD, iocomm, 0, &
+      call ext_pnc_write_field(dh, when, trim(fields(v)%name), rvals, 104, MPI_COMM_WORLD, iocomm, desc, &
            trim(fields(v)%order), trim(fields(v)%stagger), names, ds, de, ms, me, ps, pe, status)
       rvals = -1.0
     case (105)
       dvals = merge(real(vals, 8) + 0.25d0, real(HALO_VALUE, 8), inside)
-      call ext_pnc_write_field(dh, when, trim(fields(v)%name), dvals, 105, MPI_COMM_WORLD, iocomm, 0, &
+      call ext_pnc_write_field(dh, when, trim(fields(v)%name), dvals, 105, MPI_COMM_WORLD, iocomm, desc, &
            trim(fields(v)%order), trim(fields(v)%stagger), names, ds, de, ms, me, ps, pe, status)
       dvals = -1.0d0
     case (106)
       ivals = merge(vals, -7777, inside)
-      call ext_pnc_write_field(dh, when, trim(fields(v)%name), ivals, 106, MPI_COMM_WORLD, iocomm, 0, &
+      call ext_pnc_write_field(dh, when, trim(fields(v)%name), ivals, 106, MPI_COMM_WORLD, iocomm, desc, &
            trim(fields(v)%order), trim(fields(v)%stagger), names, ds, de, ms, me, ps, pe, status)
       ivals = -1
     case (107)
       lvals = mod(vals, 3) == 0 .and. inside
-      call ext_pnc_write_field(dh, when, trim(fields(v)%name), lvals, 107, MPI_COMM_WORLD, iocomm, 0, &
+      call ext_pnc_write_field(dh, when, trim(fields(v)%name), lvals, 107, MPI_COMM_WORLD, iocomm, desc, &
            trim(fields(v)%order), trim(fields(v)%stagger), names, ds, de, ms, me, ps, pe, status)
       lvals = .true.
     end select
