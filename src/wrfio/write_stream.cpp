@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <vector>
 
 #include "nwpio/wrf_conventions.hpp"
@@ -342,8 +343,10 @@ void WriteStream::write_field(const RawFieldArgs& args, const void* field) {
   std::optional<FieldCall> parsed;
   try {
     parsed = parse_field_call(args);
-  } catch (const WrfError& e) {
-    rejected(args, e);
+  } catch (const Error& e) {
+    rejected(args, as_wrf_error(e));
+  } catch (const std::exception& e) {  // even then the call keeps its place in the frame
+    rejected(args, WrfError(wrf_status::kNetcdf, ErrorKind::Internal, "write_field of '" + args.var + "': " + e.what()));
   }
   FieldCall& call = *parsed;
   if (protocol_.phase() == WriteProtocol::Phase::Training) {
@@ -409,6 +412,9 @@ void WriteStream::frame_call(const std::string& var, const std::string& date, st
     } catch (const Error& e) {
       local = as_wrf_error(e);  // Writer::put remembers its own errors; ours are reported
       if (dynamic_cast<const WrfError*>(&e) != nullptr) writer_->report_error(e);
+    } catch (const std::exception& e) {  // e.g. std::bad_alloc: this rank still ends the frame
+      local = WrfError(wrf_status::kNetcdf, ErrorKind::Internal, "variable '" + var + "': " + e.what());
+      writer_->report_error(*local);
     }
   }
   if (steps.end_after) {
@@ -441,6 +447,8 @@ void WriteStream::quilt_call(const FieldCall& call, const void* field) {
       quilt_frame_->add(index, call, field);
     } catch (const Error& e) {
       local = as_wrf_error(e);
+    } catch (const std::exception& e) {  // e.g. std::bad_alloc: reported with the frame
+      local = WrfError(wrf_status::kNetcdf, ErrorKind::Internal, "variable '" + call.name + "': " + e.what());
     }
   }
   if (local) {
