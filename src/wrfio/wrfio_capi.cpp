@@ -3,10 +3,8 @@
 #include "wrfio/wrfio_capi.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstring>
 #include <optional>
-#include <vector>
 
 #include "config/ompio_guard.hpp"
 #include "wrfio/field_call.hpp"
