@@ -131,7 +131,8 @@ contains
   end subroutine nwpio_def_dim
 
   ! A variable with WRF's attributes. kind: NWPIO_REAL4, NWPIO_REAL8, NWPIO_INT4;
-  ! memory_order: 'XZY', 'XYZ', 'XY', 'Z', '0'; stagger: '', 'X', 'Y', 'Z'.
+  ! memory_order: 'XZY', 'XYZ', 'XY', 'Z', 'C' (as 'Z'), '0'; stagger: '', 'X', 'Y', 'Z', 'XY'
+  ! (read by the C API: the spellings of WRF's I/O API, case and blanks do not matter).
   ! dim (optional): the vertical axis is this dimension from nwpio_def_dim (array 1:length)
   ! instead of the model's kms:kme, e.g. soil fields over 'soil_layers_stag'.
   subroutine nwpio_def_var(s, name, kind, memory_order, stagger, description, units, ierr, dim)

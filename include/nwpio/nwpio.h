@@ -92,7 +92,9 @@ int nwpio_set_domain(nwpio_stream* stream, int ids, int ide, int jds, int jde, i
 int nwpio_def_dim(nwpio_stream* stream, const char* name, int64_t length);
 
 /* A variable with WRF's attributes. kind: NWPIO_REAL4/REAL8/INT4; memory_order: "XZY", "XYZ",
- * "XY", "Z", "0"; stagger: "", "X", "Y", "Z". description and units may be NULL (""). */
+ * "XY", "Z", "C" (WRF's name for a 1-D array; as "Z"), "0"; stagger: "", "X", "Y", "Z", "XY" (case
+ * and surrounding blanks do not matter: the spellings of WRF's I/O API). description and units may
+ * be NULL (""). */
 int nwpio_def_var(nwpio_stream* stream, const char* name, int kind, const char* memory_order,
                   const char* stagger, const char* description, const char* units);
 /* Same, with the vertical axis over a dimension from nwpio_def_dim (memory extent 1..length in

@@ -125,7 +125,10 @@ namespace detail {
 struct BuilderAccess {
   static void set(StreamBuilder& b, StreamContext c) { b.impl_->context = std::move(c); }
   static Writer writer(std::unique_ptr<Stream> impl) { return Writer(std::move(impl)); }
+  static Stream& stream(Writer& w) { return *w.impl_; }
 };
+
+void close_keeping_temporary(Writer& writer) { BuilderAccess::stream(writer).close(false); }
 
 void set_stream_context(StreamBuilder& builder, StreamContext context) { BuilderAccess::set(builder, std::move(context)); }
 

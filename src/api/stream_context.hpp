@@ -27,6 +27,12 @@ struct StreamContext {
 // Local, before build().
 void set_stream_context(StreamBuilder& builder, StreamContext context);
 
+// Collective. As Writer::close(), but the open file is not given its final name: it keeps its
+// temporary one. For a front end whose caller lost a frame it cannot write again (WRF's I/O API
+// after a failed frame), so that no final name holds a file missing a frame. Error(Unsupported)
+// for a stream written by I/O servers (they commit their files).
+void close_keeping_temporary(Writer& writer);
+
 // Writer(decomposition, schema, options) with a context.
 Writer make_writer(const Decomposition& decomposition, Schema schema, OutputOptions options, StreamContext context);
 

@@ -1,13 +1,13 @@
 // C API (L4): a history stream's life cycle, from open to close, as a thin translation onto
 // StreamBuilder and Writer. Each entry point runs its body in capi::guard, which turns every
 // exception into a status code and keeps the full message.
-#include <cctype>
 #include <cstdio>
 #include <string>
 
 #include "capi/capi_error.hpp"
 #include "capi/capi_servers.hpp"
 #include "capi/capi_stream.hpp"
+#include "core/enum_text.hpp"
 #include "nwpio/nwpio.h"
 #include "nwpio/wrf_conventions.hpp"
 
@@ -40,35 +40,6 @@ DataType parse_kind(int kind) {
 }
 
 namespace {
-
-std::string trimmed_upper(const char* text) {
-  std::string s = text ? text : "";
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  std::size_t b = s.find_first_not_of(' ');
-  s = b == std::string::npos ? std::string() : s.substr(b);
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-MemoryOrder parse_order(const char* text) {
-  const std::string s = trimmed_upper(text);
-  if (s == "XZY") return MemoryOrder::XZY;
-  if (s == "XYZ") return MemoryOrder::XYZ;
-  if (s == "XY") return MemoryOrder::XY;
-  if (s == "Z") return MemoryOrder::Z;
-  if (s == "0") return MemoryOrder::Scalar;
-  throw Error(ErrorKind::InvalidArgument,
-              "memory order '" + optional_text(text) + "' is not one of 'XZY', 'XYZ', 'XY', 'Z', '0'");
-}
-
-Stagger parse_stagger(const char* text) {
-  const std::string s = trimmed_upper(text);
-  if (s.empty()) return Stagger::None;
-  if (s == "X") return Stagger::X;
-  if (s == "Y") return Stagger::Y;
-  if (s == "Z") return Stagger::Z;
-  throw Error(ErrorKind::InvalidArgument, "stagger '" + optional_text(text) + "' is not one of '', 'X', 'Y', 'Z'");
-}
 
 StreamBuilder& defining(nwpio_stream& s, std::string_view what) {
   if (s.writer) {
@@ -154,8 +125,9 @@ int nwpio_def_var_dim(nwpio_stream* stream, const char* name, int kind, const ch
       StreamBuilder& b = capi::defining(s, "nwpio_def_var");
       std::string vdim = capi::optional_text(vertical_dim);
       if (!vdim.empty()) vdim = capi::checked_name(vertical_dim, "vertical dimension");
-      b.add_variable(wrf::variable(n, capi::parse_kind(kind), capi::parse_order(memory_order),
-                                   capi::parse_stagger(stagger), capi::optional_text(description),
+      const MemoryOrder order = detail::parse_memory_order(capi::optional_text(memory_order));
+      const Stagger stag = detail::parse_stagger(capi::optional_text(stagger));
+      b.add_variable(wrf::variable(n, capi::parse_kind(kind), order, stag, capi::optional_text(description),
                                    capi::optional_text(units), vdim));
     } catch (const Error& e) {
       throw Error(e.kind(), "variable " + n + ": " + e.what());

@@ -26,7 +26,8 @@ const nwpio_stream& stream_ref(const nwpio_stream* stream);
 // The Writer, or Error(State) "<what>: no frame open: call nwpio_begin_frame first".
 Writer& writer_of(nwpio_stream& s, std::string_view what);
 
-// "XZY", "XY", ..., "" / "X" / "Y" / "Z", NWPIO_REAL4 ...: C's spellings to the C++ enums.
+// NWPIO_REAL4, NWPIO_REAL8, NWPIO_INT4 to the C++ enum (memory orders and staggering are read
+// by core/enum_text.hpp, as in every front end).
 DataType parse_kind(int kind);
 
 }  // namespace nwpio::capi

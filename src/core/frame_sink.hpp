@@ -69,9 +69,10 @@ class FrameSink {
   virtual void wait_for_files() {}
 
   // Collective: the stream closes. A file still open is complete now (its frames are all
-  // there); everything of the stream that is in flight is settled, or handed to whoever owns
-  // the sink's background work, and the statistics learnt late are filled in.
-  virtual void close(Statistics& stats) = 0;
+  // there), or, `commit` false, keeps its temporary name; everything of the stream that is in
+  // flight is settled, or handed to whoever owns the sink's background work, and the statistics
+  // learnt late are filled in.
+  virtual void close(Statistics& stats, bool commit) = 0;
 
   // Local, never collective, never throws: forget the stream because other ranks may not join a
   // collective any more (an exception is unwinding). Partial files keep their temporary names.

@@ -200,7 +200,7 @@ void Stream::wait_for_files() {
   if (sink_) sink_->wait_for_files();
 }
 
-void Stream::close() {
+void Stream::close(bool commit) {
   if (frame_.open) {
     // A frame that was begun but never ended wrote nothing; it is dropped.
     if (rank() == 0) std::fprintf(stderr, "nwpio: close(): frame %s was never ended; it is dropped\n", frame_.date.c_str());
@@ -208,7 +208,7 @@ void Stream::close() {
     pending_.clear();
   }
   file_open_ = false;
-  if (sink_) sink_->close(*stats_);
+  if (sink_) sink_->close(*stats_, commit);
   if (!options_.stats_json.empty()) {
     run_and_agree(decomposition_.comm(), [&] {
       if (rank() == 0) stats_->write_json(options_.stats_json);

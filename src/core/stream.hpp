@@ -52,7 +52,8 @@ class Stream {
   void report_error(const Error& error);
   void end_frame();
   void wait_for_files();
-  void close();
+  // `commit` false: a file still open keeps its temporary name (its frames are not all there).
+  void close(bool commit = true);
   // Local: leaves without a collective (see FrameSink::abandon).
   void abandon() noexcept;
   // Whether the destructor must close: something happened since the last close(), or the sink

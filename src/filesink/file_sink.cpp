@@ -157,8 +157,8 @@ void FileSink::wait_for_files() {
   setup_.commits->settle(true);
 }
 
-void FileSink::close(Statistics& stats) {
-  if (file_.open && failed_) {
+void FileSink::close(Statistics& stats, bool commit) {
+  if (file_.open && (failed_ || !commit)) {
     close_broken_file();
   } else if (file_.open) {
     // The frames written so far are the file (a file with none is removed: no output).

@@ -25,7 +25,7 @@ class FileSink final : public FrameSink {
   void reserve(int record) override;
   void end_frame(const FrameEnd& frame, FrameStats& stats) override;
   void wait_for_files() override;
-  void close(Statistics& stats) override;
+  void close(Statistics& stats, bool commit) override;
   void abandon() noexcept override;
   bool failed() const noexcept override { return failed_; }
   std::string timing_note(const FrameStats& stats) const override;

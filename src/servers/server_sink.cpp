@@ -43,7 +43,10 @@ class ServerSink final : public FrameSink {
     stats.server_group = sent.group;
   }
   // Waits until the servers closed the stream: a failure not reported yet is thrown here.
-  void close(Statistics&) override { handoff_.close(); }
+  void close(Statistics&, bool commit) override {
+    if (!commit) throw Error(ErrorKind::Unsupported, "close: the I/O servers commit the files they write");
+    handoff_.close();
+  }
   // The servers hold the file: they close it when they stop.
   void abandon() noexcept override { handoff_.abandon(); }
   bool failed() const noexcept override { return false; }

@@ -1,6 +1,7 @@
 // One write_field / read_field call of WRF's I/O API, checked and translated into nwpio's terms
-// once: memory order, staggering, element type, dimension names and the 1-based inclusive
-// Domain/Memory/Patch bounds WRF passes (in the field's memory order).
+// once: variable name, DateStr, memory order, staggering, element type, dimension names and the
+// 1-based inclusive Domain/Memory/Patch bounds WRF passes (in the field's memory order). Pure:
+// no MPI, no file, so that the C boundary's argument translation is tested and fuzzed alone.
 #pragma once
 
 #include <array>
@@ -14,22 +15,14 @@
 
 namespace nwpio::wrfio {
 
-// A Fortran CHARACTER argument: trailing blanks (and NULs) dropped; `adjust_left` also drops
-// leading blanks (WRF does TRIM(ADJUSTL()) on memory orders).
-std::string fortran_string(const char* text, int length, bool adjust_left = false);
-
-// The arguments exactly as WRF passes them (bounds in memory order, 1-based inclusive).
+// The arguments exactly as WRF passes them (strings already taken from Fortran's blank-padded
+// CHARACTER data; bounds in memory order, 1-based inclusive, three each as WRF always passes).
 struct RawFieldArgs {
-  std::string_view var, date, memory_order, stagger;
+  std::string var, date, memory_order, stagger;
   std::array<std::string, 3> dim_names;  // trimmed
   int field_type = 0;
   int domain_desc = 0;
-  const int* domain_start = nullptr;
-  const int* domain_end = nullptr;
-  const int* memory_start = nullptr;
-  const int* memory_end = nullptr;
-  const int* patch_start = nullptr;
-  const int* patch_end = nullptr;
+  std::array<int, 3> domain_start{}, domain_end{}, memory_start{}, memory_end{}, patch_start{}, patch_end{};
   // Reads take their dimensions from the file: WRF's DimNames are not looked at (WRF's input
   // path passes them unset).
   bool reading = false;
@@ -75,12 +68,33 @@ struct FieldCall {
   std::vector<std::int64_t> memory_extents() const;
 };
 
-// Checks and translates. Throws WrfError: kBadMemoryOrder (orders other than XZY, XYZ, XY, Z,
-// C, 0), kBadDataType (FieldType other than 104-107), kNotSupported (a stagger other than "",
-// X, Y, Z, XY, or a decomposed axis whose dimension name is not the one its staggering implies),
-// kDimensionError (patch outside the domain, memory not holding the patch), kDateStringError.
-// Every message names the variable.
+// At most this many elements in one field's memory (so that its bytes fit an int64 with room):
+// bounds that describe more are an error, not an allocation.
+inline constexpr std::int64_t kMaxFieldElements = std::int64_t{1} << 56;
+
+// Checks and translates. Throws WrfError, every message naming the argument by WRF's name
+// (Var, DateStr, FieldType, MemoryOrder, Stagger, DimNames, DomainStart/End, MemoryStart/End,
+// PatchStart/End) and the variable:
+//   kVarNotFound        Var blank
+//   kCharStringTooLong  Var (or a DimNames entry) longer than NC_MAX_NAME (256)
+//   kNotSupported       Var or a named dimension not a portable netCDF name (letters, digits,
+//                       '_', not first a digit; so no '/'), a stagger not in enum_text's set,
+//                       stagger X/Y on a field that is not decomposed, a decomposed axis whose
+//                       DimNames entry is not the one its staggering implies, a named vertical
+//                       dimension that is one of the grid's horizontal ones
+//   kDateStrBadLength   DateStr not 19 characters (WRF's own DateCheck)
+//   kDateStringError    DateStr of 19 characters that is not a date YYYY-MM-DD_HH:MM:SS
+//   kBadDataType        FieldType other than 104-107
+//   kBadMemoryOrder     MemoryOrder not in enum_text's set (the caller leaves such a variable
+//                       out, as WRF's own packages do)
+//   kDimensionError     DomainStart below 1 or DomainEnd before it, a patch outside its domain,
+//                       memory not holding the patch, more than kMaxFieldElements in memory
 FieldCall parse_field_call(const RawFieldArgs& args);
+
+// Throws WrfError (kCharStringTooLong, kNotSupported) unless `name` is a variable or dimension
+// name nwpio's Schema accepts (the same rule, checked here so that the call gets WRF's status
+// and the message names the argument `what`).
+void check_wrf_name(std::string_view what, std::string_view name);
 
 // WRF's own names for the decomposed and vertical grid dimensions of this staggering. A stagger
 // "Z" on a field without a vertical axis (WRF's restart has XY fields such as SWVISDIR with

@@ -111,9 +111,10 @@ ReadFile::ReadFile(MPI_Comm comm, std::string wrf_file_name, std::string_view sy
   }
   try {
     detail::agree(comm, local);
-  } catch (...) {
+  } catch (const Error& e) {
     if (ncid_ >= 0) nc_close(ncid_);
-    throw;
+    // agree() carries the kind and text of the first failing rank: the status is this one.
+    throw WrfError(wrf_status::kFileNotFound, e.kind(), e.what());
   }
   // Times(Time, DateStrLen): the dates of the records.
   int times = -1;

@@ -23,7 +23,7 @@ Box field_domain_box(const FieldCall& f) {
   for (int axis = 0; axis < 3; ++axis) {
     const int p = f.position(axis);
     if (p < 0) continue;
-    b.lo[axis] = f.domain_start[p] - 1;
+    b.lo[axis] = std::int64_t{f.domain_start[p]} - 1;
     b.hi[axis] = f.domain_end[p];
   }
   return b;
@@ -66,8 +66,8 @@ StreamGrid stream_grid(const std::vector<const FieldCall*>& fields) {
     for (int axis : {kAxisI, kAxisJ}) {
       const int p = f->position(axis);
       const bool reaches_end = !f->staggered(axis) && f->patch_end[p] == f->domain_end[p];
-      g.patch.lo[axis] = std::min<std::int64_t>(g.patch.lo[axis], f->patch_start[p] - 1);
-      g.patch.hi[axis] = std::max<std::int64_t>(g.patch.hi[axis], f->patch_end[p] + (reaches_end ? 1 : 0));
+      g.patch.lo[axis] = std::min(g.patch.lo[axis], std::int64_t{f->patch_start[p]} - 1);
+      g.patch.hi[axis] = std::max(g.patch.hi[axis], std::int64_t{f->patch_end[p]} + (reaches_end ? 1 : 0));
     }
   }
 

@@ -24,4 +24,9 @@ int wrf_status_of(const Error& error) noexcept {
   return wrf_status::kNetcdf;
 }
 
+WrfError as_wrf_error(const Error& error) {
+  if (const auto* wrf = dynamic_cast<const WrfError*>(&error)) return *wrf;
+  return WrfError(wrf_status_of(error), error.kind(), error.what());
+}
+
 }  // namespace nwpio::wrfio

@@ -34,7 +34,9 @@ inline constexpr int kBadFileStatus = -102;
 inline constexpr int kBadDataType = -1007;
 inline constexpr int kFileNotCommitted = -1008;
 inline constexpr int kIoNotInitialized = -1010;
+inline constexpr int kMdAfterOpen = -1011;  // an attribute after open_for_write_commit
 inline constexpr int kDryRunClose = -1013;
+inline constexpr int kDateStrBadLength = -1014;
 inline constexpr int kDateStringError = -1017;
 inline constexpr int kDryRunRead = -1018;
 inline constexpr int kNetcdf = -1021;  // WRF's code for "the storage library failed"
@@ -81,5 +83,9 @@ class WrfError : public Error {
 // and layout problems -> kDimensionError, call order -> kBadFileStatus, storage, MPI and
 // configuration failures -> kNetcdf, WRF's catch-all for its storage library).
 int wrf_status_of(const Error& error) noexcept;
+
+// The error as a WrfError with that status (a copy; kept as WrfError, so that an error held in
+// a variable of this type does not lose its status to slicing).
+WrfError as_wrf_error(const Error& error);
 
 }  // namespace nwpio::wrfio

@@ -3,13 +3,12 @@
 #include "wrfio/wrfio_capi.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <cstring>
 #include <optional>
-#include <vector>
 
 #include "config/ompio_guard.hpp"
 #include "wrfio/field_call.hpp"
+#include "wrfio/fortran_args.hpp"
 #include "wrfio/open_files.hpp"
 #include "wrfio/package_commits.hpp"
 #include "wrfio/wrf_status.hpp"
@@ -31,53 +30,6 @@ void fill(char* out, int len, const std::string& value) {
 void require_initialized() {
   if (!package_initialized()) {
     throw WrfError(wrf_status::kIoNotInitialized, ErrorKind::State, "ext_pnc_ioinit was not called");
-  }
-}
-
-RawFieldArgs raw_args(const char* date, int date_len, const char* var, int var_len, int field_type,
-                      int domain_desc, const char* memory_order, int memory_order_len, const char* stagger,
-                      int stagger_len, const char* dim_names, int dim_name_len, const int* ds, const int* de,
-                      const int* ms, const int* me, const int* ps, const int* pe, std::array<std::string, 4>& keep) {
-  keep[0] = text(var, var_len);
-  keep[1] = text(date, date_len);
-  keep[2] = fortran_string(memory_order, memory_order_len, /*adjust_left=*/true);
-  keep[3] = fortran_string(stagger, stagger_len, true);
-  RawFieldArgs a;
-  a.var = keep[0];
-  a.date = keep[1];
-  a.memory_order = keep[2];
-  a.stagger = keep[3];
-  for (int d = 0; d < 3; ++d) a.dim_names[d] = text(dim_names + d * std::max(dim_name_len, 0), dim_name_len);
-  a.field_type = field_type;
-  a.domain_desc = domain_desc;
-  a.domain_start = ds;
-  a.domain_end = de;
-  a.memory_start = ms;
-  a.memory_end = me;
-  a.patch_start = ps;
-  a.patch_end = pe;
-  return a;
-}
-
-Attribute attribute_of(const std::string& name, int kind, const void* data, int count) {
-  const auto n = static_cast<std::size_t>(std::max(count, 0));
-  switch (kind) {
-    case 0: {
-      // WRF's rule: trailing blanks go; an empty variable text is stored as one NUL (ncdump: "").
-      return {name, fortran_string(static_cast<const char*>(data), count)};
-    }
-    case 1: {
-      const auto* v = static_cast<const std::int32_t*>(data);
-      return {name, std::vector<std::int32_t>(v, v + n)};
-    }
-    case 2: {
-      const auto* v = static_cast<const float*>(data);
-      return {name, std::vector<float>(v, v + n)};
-    }
-    default: {
-      const auto* v = static_cast<const double*>(data);
-      return {name, std::vector<double>(v, v + n)};
-    }
   }
 }
 
@@ -192,24 +144,10 @@ int nwpio_wrfio_write_field(int handle, const char* date, int date_len, const ch
   return guarded("ext_pnc_write_field", handle, [&] {
     OpenFile& f = open_file(handle);
     if (!f.write) throw WrfError(wrf_status::kWriteReadOnlyFile, ErrorKind::State, "file is open for reading");
-    std::array<std::string, 4> keep;
-    std::optional<FieldCall> call;
-    try {
-      call = parse_field_call(raw_args(date, date_len, var_name, var_len, field_type, domain_desc, memory_order,
-                                       memory_order_len, stagger, stagger_len, dim_names, dim_name_len, ds, de, ms,
-                                       me, ps, pe, keep));
-    } catch (const WrfError& e) {
-      if (e.wrf_status() != wrf_status::kBadMemoryOrder) {
-        f.write->reject(e);
-        throw;
-      }
-      // As WRF's own packages: the variable is not written; said once, in training.
-      const std::string var = fortran_string(var_name, var_len);
-      const bool again = f.write->skipped(var) || f.write->file_state() != file_state::kOpenedNotCommitted;
-      f.write->skip(var, e);
-      throw WrfError(e.wrf_status(), e.kind(), std::string(e.what()) + "; the variable is not written", again);
-    }
-    f.write->write_field(*call, field);
+    f.write->write_field(field_args({date, date_len}, {var_name, var_len}, field_type, domain_desc,
+                                    {memory_order, memory_order_len}, {stagger, stagger_len}, dim_names, dim_name_len,
+                                    {ds, de, ms, me, ps, pe}),
+                         field);
     return wrf_status::kNoErr;
   });
 }
@@ -221,9 +159,8 @@ int nwpio_wrfio_read_field(int handle, const char* date, int date_len, const cha
   return guarded("ext_pnc_read_field", handle, [&] {
     OpenFile& f = open_file(handle);
     if (!f.read) throw WrfError(wrf_status::kReadWriteOnlyFile, ErrorKind::State, "file is open for writing");
-    std::array<std::string, 4> keep;
-    RawFieldArgs args = raw_args(date, date_len, var, var_len, field_type, 0, memory_order, memory_order_len,
-                                 stagger, stagger_len, dim_names, dim_name_len, ds, de, ms, me, ps, pe, keep);
+    RawFieldArgs args = field_args({date, date_len}, {var, var_len}, field_type, 0, {memory_order, memory_order_len},
+                                   {stagger, stagger_len}, dim_names, dim_name_len, {ds, de, ms, me, ps, pe});
     args.reading = true;
     std::optional<FieldCall> call;
     try {
@@ -240,15 +177,15 @@ int nwpio_wrfio_read_field(int handle, const char* date, int date_len, const cha
 
 int nwpio_wrfio_put_attribute(int handle, const char* var, int var_len, const char* name, int name_len, int kind,
                               const void* data, int count) {
-  return guarded("ext_pnc_put_ti", handle, [&] {
+  const bool global = fortran_string(var, var_len).empty();
+  return guarded(global ? "ext_pnc_put_dom_ti" : "ext_pnc_put_var_ti", handle, [&] {
     OpenFile& f = open_file(handle);
     if (!f.write) throw WrfError(wrf_status::kWriteReadOnlyFile, ErrorKind::State, "file is open for reading");
     const std::string owner = text(var, var_len);
-    Attribute a = attribute_of(text(name, name_len), kind, data, count);
+    Attribute a = attribute_args(owner, text(name, name_len), kind, data, count);
     if (owner.empty()) {
       f.write->put_global_attribute(std::move(a));
     } else {
-      if (kind == 0 && std::get<std::string>(a.value).empty()) a.value = std::string(1, '\0');
       f.write->put_variable_attribute(owner, std::move(a));
     }
     return wrf_status::kNoErr;
@@ -258,7 +195,8 @@ int nwpio_wrfio_put_attribute(int handle, const char* var, int var_len, const ch
 int nwpio_wrfio_get_attribute(int handle, const char* var, int var_len, const char* name, int name_len, int kind,
                               void* data, int count, int* out_count) {
   if (out_count) *out_count = 0;
-  return guarded("ext_pnc_get_ti", handle, [&] {
+  const bool global = fortran_string(var, var_len).empty();
+  return guarded(global ? "ext_pnc_get_dom_ti" : "ext_pnc_get_var_ti", handle, [&] {
     OpenFile& f = open_file(handle);
     if (!f.read) throw WrfError(wrf_status::kReadWriteOnlyFile, ErrorKind::State, "file is open for writing");
     return f.read->get_attribute(text(var, var_len), text(name, name_len), static_cast<AttributeKind>(kind), data,

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <vector>
 
 #include "nwpio/wrf_conventions.hpp"
@@ -49,19 +50,17 @@ WriteStream::WriteStream(MPI_Comm comm, std::string wrf_file_name, std::string_v
 WriteStream::~WriteStream() = default;
 
 int WriteStream::file_state() const noexcept {
-  return committed_ ? file_state::kOpenedForWrite : file_state::kOpenedNotCommitted;
+  return protocol_.phase() == WriteProtocol::Phase::Training ? file_state::kOpenedNotCommitted
+                                                             : file_state::kOpenedForWrite;
 }
 
 void WriteStream::remember(const Error& error) {
   if (!local_error_) local_error_ = error;
 }
 
-void WriteStream::reject(const Error& error) {
-  if (!committed_) remember(error);
-}
-
 bool WriteStream::put_global_attribute(Attribute attribute) {
-  if (committed_) return false;  // WRF repeats them every frame; its own package ignores them too
+  // WRF repeats them every frame; its own package ignores them too
+  if (protocol_.phase() != WriteProtocol::Phase::Training) return false;
   try {
     builder_->set_global_attribute(std::move(attribute));
   } catch (const Error& e) {
@@ -72,21 +71,26 @@ bool WriteStream::put_global_attribute(Attribute attribute) {
 }
 
 void WriteStream::put_variable_attribute(const std::string& var, Attribute attribute) {
-  if (committed_) {
-    throw WrfError(wrf_status::kWriteReadOnlyFile, ErrorKind::State,
+  if (protocol_.phase() != WriteProtocol::Phase::Training) {
+    throw WrfError(wrf_status::kMdAfterOpen, ErrorKind::State,
                    "attribute '" + attribute.name + "' of '" + var + "' after open_for_write_commit");
   }
-  const auto it = index_of_.find(var);
-  if (it == index_of_.end() && skipped(var)) {
+  const int index = index_of(var);
+  if (index < 0 && skipped_.count(var) != 0) {
     throw WrfError(wrf_status::kVarNotFound, ErrorKind::Schema, "variable '" + var + "' is not written", true);
   }
-  if (it == index_of_.end()) {
+  if (index < 0) {
     WrfError e(wrf_status::kVarNotFound, ErrorKind::Schema,
                "attribute '" + attribute.name + "' for variable '" + var + "', which was not defined (write_field) before");
     remember(e);
     throw e;
   }
-  set_attribute(variables_[static_cast<std::size_t>(it->second)].spec.attributes, std::move(attribute));
+  set_attribute(variables_[static_cast<std::size_t>(index)].spec.attributes, std::move(attribute));
+}
+
+int WriteStream::index_of(const std::string& var) const {
+  const auto it = index_of_.find(var);
+  return it == index_of_.end() ? -1 : it->second;
 }
 
 std::string WriteStream::dimension_for(const FieldCall& call, int axis) {
@@ -168,38 +172,24 @@ void WriteStream::define(FieldCall call) {
 }
 
 void WriteStream::commit() {
-  if (committed_) {
-    throw WrfError(wrf_status::kBadFileStatus, ErrorKind::State, "open_for_write_commit called twice");
-  }
+  protocol_.commit(variables_.size(), quilt_server_);  // a second commit is refused here
   // WRF goes on as if the commit had worked: after a failure every later call of this file
   // returns an error status without writing anything.
-  committed_ = true;
-  failed_ = true;
-  detail::agree(comm_, local_error_);  // a training error on any rank fails the commit on all
-  local_error_.reset();
-  arrived_.assign(variables_.size(), false);
-  if (quilt_server_) {
-    // The server's patch is known from the first frame's pieces: the Writer is built then.
-    quilt_frame_ = std::make_unique<QuiltFrame>(variables_.size());
-  } else {
-    std::vector<const FieldCall*> bounds;
-    for (const Variable& v : variables_) bounds.push_back(&v.geometry);
-    build_writer(bounds);
-  }
-  failed_ = false;
-}
-
-void WriteStream::skip(const std::string& var, const Error& why) {
-  if (committed_) return;
-  skipped_.insert(var);
-  (void)why;
-}
-
-bool WriteStream::skipped(const std::string& var) const { return skipped_.count(var) != 0; }
-
-void WriteStream::require_usable() const {
-  if (failed_) {
-    throw WrfError(wrf_status::kBadFileStatus, ErrorKind::State, "the file failed at open_for_write_commit", true);
+  try {
+    detail::agree(comm_, local_error_);  // a training error on any rank fails the commit on all
+    local_error_.reset();
+    if (quilt_server_) {
+      // The server's patch is known from the first frame's pieces: the Writer is built then.
+      quilt_frame_ = std::make_unique<QuiltFrame>(variables_.size());
+    } else {
+      std::vector<const FieldCall*> bounds;
+      for (const Variable& v : variables_) bounds.push_back(&v.geometry);
+      build_writer(bounds);
+    }
+  } catch (const Error& e) {
+    local_error_.reset();
+    protocol_.fail(std::string("open_for_write_commit: ") + e.what());
+    throw;
   }
 }
 
@@ -248,14 +238,19 @@ void WriteStream::build_writer(const std::vector<const FieldCall*>& bounds) {
 
 void WriteStream::check_against_training(const Variable& v, const FieldCall& call) const {
   const FieldCall& t = v.geometry;
-  bool same = call.order == t.order && call.stagger == t.stagger && call.wrf_field_type == t.wrf_field_type;
+  if (call.wrf_field_type != t.wrf_field_type) {
+    throw WrfError(wrf_status::kTypeMismatch, ErrorKind::InvalidArgument,
+                   "variable '" + call.name + "': FieldType " + std::to_string(call.wrf_field_type) +
+                       " differs from its training call's " + std::to_string(t.wrf_field_type));
+  }
+  bool same = call.order == t.order && call.stagger == t.stagger;
   for (int p = 0; p < t.ndim; ++p) {
     same = same && call.domain_start[p] == t.domain_start[p] && call.domain_end[p] == t.domain_end[p];
   }
   if (!same) {
     throw WrfError(wrf_status::kLengthNotTrainingLength, ErrorKind::InvalidArgument,
                    "variable '" + call.name +
-                       "': memory order, stagger, FieldType or domain differ from its training call");
+                       "': MemoryOrder, Stagger or DomainStart:DomainEnd differ from its training call");
   }
   if (!quilt_server_) {
     const Box write = decomposition_->write_box(t.stagger);
@@ -300,98 +295,199 @@ void WriteStream::put_field(int index, const FieldCall& call, const void* field)
   writer_->put(v.spec.name, array);
 }
 
-void WriteStream::begin_frame(const std::string& date) {
-  arrived_.assign(variables_.size(), false);
-  arrived_count_ = 0;
-  frame_date_ = date;
-  if (!quilt_server_) writer_->begin_frame(date);  // collective
-  frame_open_ = true;
+void WriteStream::lose_frame(const std::string& date, const Error& why) {
+  if (frames_lost_++ == 0) first_loss_ = "frame " + date + ": " + why.what();
 }
 
 void WriteStream::finish_frame() {
-  frame_open_ = false;
-  writer_->end_frame();  // collective: the one aggregated write of the frame
+  const std::string date = protocol_.frame_date();
+  if (frame_lost_) {  // it never began, on any rank: nothing to end
+    frame_lost_ = false;
+    return;
+  }
+  try {
+    writer_->end_frame();  // collective: the one aggregated write of the frame
+    ++frames_written_;
+  } catch (const Error& e) {
+    lose_frame(date, e);
+    throw;
+  }
 }
 
-void WriteStream::write_field(const FieldCall& in, const void* field) {
-  if (!committed_) {
+[[noreturn]] void WriteStream::rejected(const RawFieldArgs& args, const WrfError& error) {
+  const bool bad_order = error.wrf_status() == wrf_status::kBadMemoryOrder;
+  switch (protocol_.phase()) {
+    case WriteProtocol::Phase::Training:
+      if (bad_order) {
+        // As WRF's own packages: the variable is not written; said once, in training.
+        const bool again = skipped_.count(args.var) != 0;
+        skipped_.insert(args.var);
+        throw WrfError(error.wrf_status(), error.kind(), std::string(error.what()) + "; the variable is not written",
+                       again);
+      }
+      remember(error);  // fails the commit on every rank
+      throw error;
+    case WriteProtocol::Phase::Failed:
+      (void)protocol_.field(args.date);  // says quietly why nothing is written
+      throw error;
+    case WriteProtocol::Phase::Frames:
+      break;
+  }
+  if (skipped_.count(args.var) != 0) {  // left out in training, on every rank alike
+    throw WrfError(error.wrf_status(), error.kind(), std::string(error.what()) + "; the variable is not written", true);
+  }
+  if (quilt_server_) {
+    // An I/O server's pieces move no boundary: the error goes into the frame at iosync.
+    remember(error);
+    throw error;
+  }
+  frame_call(args.var, args.date, error, nullptr, nullptr);
+  throw error;  // (frame_call throws it; kept for [[noreturn]])
+}
+
+void WriteStream::write_field(const RawFieldArgs& args, const void* field) {
+  std::optional<FieldCall> parsed;
+  try {
+    parsed = parse_field_call(args);
+  } catch (const Error& e) {
+    rejected(args, as_wrf_error(e));
+  } catch (const std::exception& e) {  // even then the call keeps its place in the frame
+    rejected(args, WrfError(wrf_status::kNetcdf, ErrorKind::Internal, "write_field of '" + args.var + "': " + e.what()));
+  }
+  FieldCall& call = *parsed;
+  if (protocol_.phase() == WriteProtocol::Phase::Training) {
     try {
-      define(in);
+      define(std::move(call));
     } catch (const Error& e) {
       remember(e);
       throw;
     }
     return;
   }
-  require_usable();
-  const auto it = index_of_.find(in.name);
-  const int index = it == index_of_.end() ? -1 : it->second;
-  FieldCall call = in;
+  if (protocol_.phase() == WriteProtocol::Phase::Frames && skipped_.count(call.name) != 0) {
+    throw WrfError(wrf_status::kBadMemoryOrder, ErrorKind::Unsupported,
+                   "variable '" + call.name + "' is not written (its training call's MemoryOrder)", true);
+  }
+  const int index = index_of(call.name);
   if (index >= 0) {  // a dimension WRF left unnamed was named in training
     call.vertical_dim = variables_[static_cast<std::size_t>(index)].geometry.vertical_dim;
     call.unnamed_k = false;
   }
-  std::optional<Error> local;
-  if (index < 0) {
+  if (quilt_server_ && protocol_.phase() == WriteProtocol::Phase::Frames) return quilt_call(call, field);
+  frame_call(call.name, call.date, std::nullopt, &call, field);
+}
+
+// One counted call after the commit (WriteProtocol decides the boundaries); `call` is null for
+// a call whose arguments could not be read (`local` says why).
+void WriteStream::frame_call(const std::string& var, const std::string& date, std::optional<WrfError> local,
+                             const FieldCall* call, const void* field) {
+  const WriteProtocol::Steps steps = protocol_.field(date);  // quiet error when the commit failed
+  if (steps.begin) {
+    frame_lost_ = false;
+    try {
+      writer_->begin_frame(date);  // collective; agrees the ranks' dates
+    } catch (const Error& e) {
+      lose_frame(date, e);
+      frame_lost_ = !steps.end_after;  // the rest of this frame's calls write nothing
+      if (local) throw *local;  // this rank's own reason (a DateStr it could not read, ...)
+      // begin_frame's only argument is the date: a bad or disagreeing one is WRF's DateStr error
+      if (e.kind() == ErrorKind::InvalidArgument) throw WrfError(wrf_status::kDateStringError, e.kind(), e.what());
+      throw;
+    }
+  }
+  const int index = index_of(var);
+  if (!local && index < 0) {
     local = WrfError(wrf_status::kVarNotFound, ErrorKind::Schema,
-                     "variable '" + call.name + "' was not defined in the training phase of " + wrf_file_name_);
+                     "variable '" + var + "' was not defined in the training phase of " + wrf_file_name_);
   }
-
-  if (quilt_server_) {
-    if (frame_open_ && call.date != frame_date_) flush_quilt_frame();
-    if (!frame_open_) begin_frame(call.date);
-    if (!local && !call.quilt_patch) {
-      local = WrfError(wrf_status::kNotSupported, ErrorKind::InvalidArgument,
-                       "variable '" + call.name + "': an I/O server's field must be exactly its patch (MemoryStart(1) = -998899)");
-    }
-    if (!local) {
-      try {
-        check_against_training(variables_[static_cast<std::size_t>(index)], call);
-        quilt_frame_->add(index, call, field);
-      } catch (const Error& e) {
-        local = e;
-      }
-    }
-    if (local) {
-      remember(*local);
-      throw *local;
-    }
-    return;
+  if (!local && !steps.problem.empty()) {
+    local = WrfError(wrf_status::kDateStringError, ErrorKind::InvalidArgument, "variable '" + var + "': " + steps.problem);
   }
-
-  // Frame boundaries depend only on dates and names, which every rank receives alike.
-  if (frame_open_ && call.date != frame_date_) finish_frame();
-  if (!frame_open_) begin_frame(call.date);
+  if (frame_lost_) {
+    const std::string date_lost = protocol_.frame_date();
+    if (steps.end_after) finish_frame();
+    if (local) throw *local;
+    throw WrfError(wrf_status::kBadFileStatus, ErrorKind::State,
+                   "frame " + date_lost + " could not begin: " + first_loss_, /*quiet=*/true);
+  }
   if (local) {
     writer_->report_error(*local);
   } else {
     try {
-      put_field(index, call, field);
+      put_field(index, *call, field);
     } catch (const Error& e) {
-      local = e;  // Writer::put remembers its own errors; ours are reported
+      local = as_wrf_error(e);  // Writer::put remembers its own errors; ours are reported
       if (dynamic_cast<const WrfError*>(&e) != nullptr) writer_->report_error(e);
+    } catch (const std::exception& e) {  // e.g. std::bad_alloc: this rank still ends the frame
+      local = WrfError(wrf_status::kNetcdf, ErrorKind::Internal, "variable '" + var + "': " + e.what());
+      writer_->report_error(*local);
     }
   }
-  if (index >= 0 && !arrived_[static_cast<std::size_t>(index)]) {
-    arrived_[static_cast<std::size_t>(index)] = true;
-    ++arrived_count_;
+  if (steps.end_after) {
+    try {
+      finish_frame();  // fails on every rank, naming this call's error among the frame's
+    } catch (const Error&) {
+      if (local) throw *local;  // this rank answers for its own call
+      throw;
+    }
   }
-  if (arrived_count_ == variables_.size()) finish_frame();
   if (local) throw *local;
 }
 
-void WriteStream::flush_quilt_frame() {
-  if (!frame_open_) return;
-  frame_open_ = false;
-  if (!writer_) {
-    detail::agree(comm_, local_error_);
-    local_error_.reset();
-    const std::vector<FieldCall> calls = quilt_frame_->bounding_calls();
-    std::vector<const FieldCall*> bounds;
-    for (const FieldCall& c : calls) bounds.push_back(&c);
-    build_writer(bounds);
+void WriteStream::quilt_call(const FieldCall& call, const void* field) {
+  const std::string open_date = protocol_.frame_date();
+  const WriteProtocol::Steps steps = protocol_.field(call.date);
+  if (steps.end_before) flush_quilt_frame(open_date);
+  std::optional<WrfError> local;
+  const int index = index_of(call.name);
+  if (index < 0) {
+    local = WrfError(wrf_status::kVarNotFound, ErrorKind::Schema,
+                     "variable '" + call.name + "' was not defined in the training phase of " + wrf_file_name_);
+  } else if (!call.quilt_patch) {
+    local = WrfError(wrf_status::kNotSupported, ErrorKind::InvalidArgument,
+                     "variable '" + call.name +
+                         "': an I/O server's field must be exactly its patch (MemoryStart(1) = -998899)");
+  } else {
+    try {
+      check_against_training(variables_[static_cast<std::size_t>(index)], call);
+      quilt_frame_->add(index, call, field);
+    } catch (const Error& e) {
+      local = as_wrf_error(e);
+    } catch (const std::exception& e) {  // e.g. std::bad_alloc: reported with the frame
+      local = WrfError(wrf_status::kNetcdf, ErrorKind::Internal, "variable '" + call.name + "': " + e.what());
+    }
   }
-  writer_->begin_frame(frame_date_);
+  if (local) {
+    remember(*local);
+    throw *local;
+  }
+}
+
+void WriteStream::flush_quilt_frame(const std::string& date) {
+  if (!writer_) {
+    try {
+      detail::agree(comm_, local_error_);
+      local_error_.reset();
+      const std::vector<FieldCall> calls = quilt_frame_->bounding_calls();
+      std::vector<const FieldCall*> bounds;
+      for (const FieldCall& c : calls) bounds.push_back(&c);
+      build_writer(bounds);
+    } catch (const Error& e) {
+      // Without a Writer nothing of this file can ever be written: as a failed commit.
+      quilt_frame_->clear();
+      local_error_.reset();
+      protocol_.fail(std::string("the I/O server's first frame: ") + e.what());
+      throw;
+    }
+  }
+  try {
+    writer_->begin_frame(date);
+  } catch (const Error& e) {
+    quilt_frame_->clear();
+    local_error_.reset();
+    lose_frame(date, e);
+    throw;
+  }
   if (local_error_) {
     writer_->report_error(*local_error_);
     local_error_.reset();
@@ -427,26 +523,51 @@ void WriteStream::flush_quilt_frame() {
     }
   }
   quilt_frame_->clear();
-  writer_->end_frame();
+  try {
+    writer_->end_frame();
+    ++frames_written_;
+  } catch (const Error& e) {
+    lose_frame(date, e);
+    throw;
+  }
 }
 
 void WriteStream::sync() {
-  require_usable();
-  if (quilt_server_ && committed_) flush_quilt_frame();
+  const std::string date = protocol_.frame_date();
+  if (protocol_.sync()) flush_quilt_frame(date);
 }
 
 void WriteStream::close() {
-  require_usable();
-  if (!committed_) {
-    throw WrfError(wrf_status::kDryRunClose, ErrorKind::State,
-                   "ioclose of " + wrf_file_name_ + " before open_for_write_commit: nothing was written");
+  if (protocol_.phase() == WriteProtocol::Phase::Training) (void)protocol_.close();  // kDryRunClose
+  const std::string date = protocol_.frame_date();
+  std::optional<WrfError> failure;
+  try {
+    if (protocol_.close()) {
+      if (quilt_server_) {
+        flush_quilt_frame(date);
+      } else {
+        finish_frame();  // missing variables are named in the error, on every rank
+      }
+    }
+  } catch (const Error& e) {
+    failure = as_wrf_error(e);
   }
-  if (quilt_server_) {
-    flush_quilt_frame();
-  } else if (frame_open_) {
-    finish_frame();  // missing variables are named in the error, on every rank
+  if (writer_) {
+    if (frames_lost_ > 0 && frames_written_ > 0) {
+      detail::close_keeping_temporary(*writer_);  // a file that lost a frame gets no final name
+    } else {
+      writer_->close();  // (a file without a written frame is removed)
+    }
   }
-  if (writer_) writer_->close();
+  if (failure) throw *failure;
+  if (protocol_.phase() == WriteProtocol::Phase::Failed) (void)protocol_.field(date);  // says so, quietly
+  if (frames_lost_ > 0) {
+    throw WrfError(wrf_status::kBadFileStatus, ErrorKind::State,
+                   std::to_string(frames_lost_) + " frame(s) of this file failed (the first: " + first_loss_ + "); " +
+                       (frames_written_ > 0 ? "the file keeps its temporary name, with the " +
+                                                  std::to_string(frames_written_) + " frame(s) written"
+                                            : std::string("nothing was written")));
+  }
 }
 
 }  // namespace nwpio::wrfio

@@ -110,6 +110,9 @@ TEST(CApi, BadNames) {
   EXPECT_NE(std::string(nwpio_last_error()).find("memory order"), std::string::npos);
   EXPECT_EQ(nwpio_def_var(o.s, "T2", 7, "XY", "", "", ""), NWPIO_ERR_INVALID_ARGUMENT);
   EXPECT_EQ(nwpio_def_var(o.s, "T2", NWPIO_REAL4, "XY", "W", "", ""), NWPIO_ERR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(nwpio_last_error()).find("stagger 'W' is not one of '', 'X', 'Y', 'Z', 'XY'"),
+            std::string::npos)
+      << nwpio_last_error();
   EXPECT_EQ(nwpio_def_var(o.s, "T2", NWPIO_REAL4, "XY", "", "", ""), NWPIO_OK);
   EXPECT_EQ(nwpio_def_var(o.s, "T2", NWPIO_REAL4, "XY", "", "", ""), NWPIO_ERR_SCHEMA) << nwpio_last_error();
 }
@@ -166,6 +169,8 @@ TEST(CApi, WritesAFrameThatReadsBack) {
     Opened o(2);
     ASSERT_EQ(nwpio_def_var(o.s, "T2", NWPIO_REAL4, "XY", "", "TEMP at 2 M", "K"), NWPIO_OK);
     ASSERT_EQ(nwpio_def_var(o.s, "ITIMESTEP", NWPIO_INT4, "0", "", "", ""), NWPIO_OK);
+    // Staggered along x and y (WRF's SPFORCC5): the spellings are those of every front end.
+    ASSERT_EQ(nwpio_def_var(o.s, "SPF", NWPIO_REAL4, " xy", "Xy ", "", ""), NWPIO_OK) << nwpio_last_error();
     const int title_values[2] = {3, 4};
     ASSERT_EQ(nwpio_put_global_att_int(o.s, "PAIR", title_values, 2), NWPIO_OK);
     ASSERT_EQ(nwpio_begin_frame(o.s, "2019-06-01_00:00:00"), NWPIO_OK) << nwpio_last_error();
@@ -177,6 +182,13 @@ TEST(CApi, WritesAFrameThatReadsBack) {
     }
     const int lb[2] = {1, 1}, ub[2] = {o.ni(), o.nj()};
     ASSERT_EQ(nwpio_write(o.s, "T2", t2.data(), NWPIO_REAL4, 2, lb, ub), NWPIO_OK) << nwpio_last_error();
+    std::vector<float> spf(t2.size(), -9999.0f);  // the staggered patch: up to ide, jde on the last ranks
+    for (int j = o.b[14]; j <= o.b[15]; ++j) {
+      for (int i = o.b[12]; i <= o.b[13]; ++i) {
+        spf[static_cast<std::size_t>((j - o.b[8]) * o.ni() + (i - o.b[6]))] = static_cast<float>(100 * j + i);
+      }
+    }
+    ASSERT_EQ(nwpio_write(o.s, "SPF", spf.data(), NWPIO_REAL4, 2, lb, ub), NWPIO_OK) << nwpio_last_error();
     const int step = 42;  // a scalar is copied at write
     ASSERT_EQ(nwpio_write(o.s, "ITIMESTEP", &step, NWPIO_INT4, 0, nullptr, nullptr), NWPIO_OK);
     ASSERT_EQ(nwpio_end_frame(o.s), NWPIO_OK) << nwpio_last_error();
@@ -192,6 +204,14 @@ TEST(CApi, WritesAFrameThatReadsBack) {
   ASSERT_EQ(nc_get_var_float(ncid, varid, all.data()), NC_NOERR);
   for (int j = 1; j <= 8; ++j) {
     for (int i = 1; i <= 12; ++i) EXPECT_EQ(all[static_cast<std::size_t>((j - 1) * 12 + i - 1)], float(100 * j + i));
+  }
+  std::vector<float> staggered(13 * 9);
+  ASSERT_EQ(nc_inq_varid(ncid, "SPF", &varid), NC_NOERR);
+  ASSERT_EQ(nc_get_var_float(ncid, varid, staggered.data()), NC_NOERR);
+  for (int j = 1; j <= 9; ++j) {
+    for (int i = 1; i <= 13; ++i) {
+      EXPECT_EQ(staggered[static_cast<std::size_t>((j - 1) * 13 + i - 1)], float(100 * j + i)) << i << "," << j;
+    }
   }
   int step = 0, pair[2] = {0, 0};
   ASSERT_EQ(nc_inq_varid(ncid, "ITIMESTEP", &varid), NC_NOERR);

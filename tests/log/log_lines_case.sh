@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What a run prints, counted (issue 12): nwpio-demo writes 3 frames, 2 per file (2 files), at the
-# default hint report, at NWPIO_HINT_REPORT=full and =off. Per file: 1 hint line by default
-# (named by its final name, never .nwpio-tmp), 1 + 13 (one per setting) in full, 0 when off; per
+# What a run prints, counted: nwpio-demo writes 3 frames, 2 per file (2 files), at the default
+# hint report, at NWPIO_HINT_REPORT=full and =off. Per file: 1 hint line by default (named by its
+# final name, never .nwpio-tmp), 1 + 13 (one per setting) in full, plus the write-behind line
+# where write-behind applies (io_form 11), 0 when off; per
 # frame exactly one WRF timing line naming that frame's own date; and nothing else but the demo's
 # own 4 lines (banner, output directory, what was written, the rate).
 #   log_lines_case.sh MPIEXEC DEMO WORKDIR IO_FORM
@@ -24,7 +25,10 @@ for level in default full off; do
   total=$(wc -l <<<"$log")
   case $level in
     default) want_heads=2 want_rows=0 ;;
-    full) want_heads=2 want_rows=26 ;;
+    full)
+      want_heads=2 want_rows=26
+      [[ $io_form == 11 ]] && want_rows=28  # "write-behind: on ..." per file
+      ;;
     off) want_heads=0 want_rows=0 ;;
   esac
   ((heads == want_heads)) || { echo "FAIL: $level: $heads hint report lines, expected $want_heads (one per file)"; exit 1; }

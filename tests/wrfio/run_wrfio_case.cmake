@@ -1,9 +1,10 @@
-# Runs a WRF I/O API driver under mpiexec in a fresh directory; for the history case reads the
-# file back (netCDF-C, every value) and runs ncvalidator on it.
+# Runs a WRF I/O API driver under mpiexec in a fresh directory (out/, and out/bad/ for the files
+# of bad calls); for the history case reads the file back (netCDF-C, every value) and runs
+# ncvalidator on it.
 #   cmake -DMPIEXEC=... -DNP=n "-DMPIEXEC_FLAGS=..." -DEXE=... -DWORKDIR=... [-DVERIFY=...]
 #         [-DNCVALIDATOR=...] -P run_wrfio_case.cmake
 file(REMOVE_RECURSE ${WORKDIR})
-file(MAKE_DIRECTORY ${WORKDIR}/out)
+file(MAKE_DIRECTORY ${WORKDIR}/out ${WORKDIR}/out/bad)
 execute_process(COMMAND ${MPIEXEC} -n ${NP} ${MPIEXEC_FLAGS} ${EXE} out
   WORKING_DIRECTORY ${WORKDIR} RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

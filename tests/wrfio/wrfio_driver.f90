@@ -11,6 +11,7 @@
 program wrfio_driver
   use mpi
   use wrfio_case
+  use wrfio_history
   implicit none
   integer, parameter :: WRF_FILE_OPENED_NOT_COMMITTED = 101, WRF_FILE_OPENED_FOR_WRITE = 102
   integer :: ierr, rank, nranks, status, dh, fstat, frame, v, errors, total, n, iocomm
@@ -33,26 +34,16 @@ program wrfio_driver
   call expect(status == 0, 'open_for_write_begin')
   call ext_pnc_inquire_filename(dh, got, fstat, status)
   call expect(status == 0 .and. fstat == WRF_FILE_OPENED_NOT_COMMITTED .and. got == fname, 'inquire_filename 101')
-  call put_globals(' OUTPUT FROM NWPIO WRFIO DRIVER', 2000.0)
-  do v = 1, nfields
-    call write_one(v, 0, date_of(1))
-    call ext_pnc_put_var_ti_char(dh, 'description', trim(fields(v)%name), 'desc of ' // trim(fields(v)%name), status)
-    call ext_pnc_put_var_ti_char(dh, 'units', trim(fields(v)%name), 'm s-1', status)
-    call ext_pnc_put_var_ti_char(dh, 'stagger', trim(fields(v)%name), trim(fields(v)%stagger), status)
-    if (fields(v)%order(1:1) == 'X') &
-      call ext_pnc_put_var_ti_char(dh, 'coordinates', trim(fields(v)%name), 'XLONG XLAT XTIME', status)
-    call expect(status == 0, 'put_var_ti_char ' // fields(v)%name)
-  end do
-  call ext_pnc_put_var_ti_integer(dh, 'extra_int', 'T', [7, 8], 2, status); call expect(status == 0, 'put_var_ti_integer')
-  call ext_pnc_put_var_ti_real(dh, 'scale', 'T', [0.5], 1, status); call expect(status == 0, 'put_var_ti_real')
+  n = 0
+  call history_training(dh, g, n)
+  call expect(n == 0, 'training: global attributes, write_field and put_var_ti_* of every variable')
   call ext_pnc_open_for_write_commit(dh, status); call expect(status == 0, 'open_for_write_commit')
   do frame = 1, NFRAMES
     call ext_pnc_inquire_filename(dh, got, fstat, status)
     call expect(status == 0 .and. fstat == WRF_FILE_OPENED_FOR_WRITE, 'inquire_filename 102')
-    call put_globals(' CHANGED AFTER COMMIT', 999.0)   ! WRF repeats them; they must be ignored
-    do v = 1, nfields
-      call write_one(v, frame, date_of(frame))
-    end do
+    n = 0
+    call history_frame(dh, g, frame, n)
+    call expect(n == 0, 'frame ' // date_of(frame))
   end do
   call ext_pnc_ioclose(dh, status); call expect(status == 0, 'ioclose')
 
@@ -91,107 +82,6 @@ contains
     if (ok) return
     errors = errors + 1
     if (errors <= 20) write (0, '(a,i0,a,a,a,i0)') 'rank ', rank, ': FAILED ', what, ' status ', status
-  end subroutine
-
-  subroutine put_globals(title, dx)
-    character(len=*), intent(in) :: title
-    real, intent(in) :: dx
-    call ext_pnc_put_dom_ti_char(dh, 'TITLE', title, status); call expect(status == 0, 'put_dom_ti_char')
-    call ext_pnc_put_dom_ti_char(dh, 'START_DATE', date_of(1), status)
-    call ext_pnc_put_dom_ti_char(dh, 'EMPTY_TEXT', '', status)
-    call ext_pnc_put_dom_ti_integer(dh, 'WEST-EAST_GRID_DIMENSION', [E_WE], 1, status)
-    call expect(status == 0, 'put_dom_ti_integer')
-    call ext_pnc_put_dom_ti_real(dh, 'DX', [dx], 1, status); call expect(status == 0, 'put_dom_ti_real')
-    call ext_pnc_put_dom_ti_double(dh, 'DT_D', [1.25d0, 2.5d0], 2, status); call expect(status == 0, 'put_dom_ti_double')
-    call ext_pnc_put_dom_ti_logical(dh, 'FLAG', [.true., .false.], 2, status); call expect(status == 0, 'put_dom_ti_logical')
-  end subroutine
-
-  ! The memory array's values and which of them lie in this rank's patch.
-  subroutine memory_values(v, frame, ms, me, ps, pe, vals, inside)
-    integer, intent(in) :: v, frame
-    integer, dimension(3), intent(in) :: ms, me, ps, pe
-    integer, intent(out) :: vals(:)
-    logical, intent(out) :: inside(:)
-    integer :: a, b, c, at, ijk(3), ax(3)
-    character(len=3) :: order
-    order = fields(v)%order
-    ax = 0
-    if (order == 'XZY') ax = [1, 3, 2]
-    if (order == 'XYZ') ax = [1, 2, 3]
-    if (order == 'XY ') ax = [1, 2, 0]
-    if (order == 'Z  ' .or. order == 'C  ') ax = [3, 0, 0]
-    at = 0
-    do c = ms(3), me(3)
-      do b = ms(2), me(2)
-        do a = ms(1), me(1)
-          at = at + 1
-          ijk = 0
-          if (ax(1) > 0) ijk(ax(1)) = a
-          if (ax(2) > 0) ijk(ax(2)) = b
-          if (ax(3) > 0) ijk(ax(3)) = c
-          vals(at) = rule(v, frame, ijk(1), ijk(2), ijk(3))
-          inside(at) = a >= ps(1) .and. a <= pe(1) .and. b >= ps(2) .and. b <= pe(2) .and. c >= ps(3) .and. c <= pe(3)
-        end do
-      end do
-    end do
-  end subroutine
-
-  subroutine dim_names(v, names)
-    integer, intent(in) :: v
-    character(len=80), intent(out) :: names(3)
-    character(len=80) :: x, y
-    x = 'west_east'; y = 'south_north'
-    if (fields(v)%stagger == 'X' .or. fields(v)%stagger == 'XY') x = 'west_east_stag'
-    if (fields(v)%stagger == 'Y' .or. fields(v)%stagger == 'XY') y = 'south_north_stag'
-    names = ' '
-    select case (trim(fields(v)%order))
-    case ('XZY'); names = [x, fields(v)%kdim // repeat(' ', 60), y]
-    case ('XYZ'); names = [x, y, fields(v)%kdim // repeat(' ', 60)]
-    case ('XY'); names(1) = x; names(2) = y
-    case ('Z', 'C'); names(1) = fields(v)%kdim
-    end select
-  end subroutine
-
-  ! One write_field call; frame 0 = the training call. The array is a temporary scribbled over
-  ! right after the call.
-  subroutine write_one(v, frame, when)
-    integer, intent(in) :: v, frame
-    character(len=*), intent(in) :: when
-    integer :: ndim, nmem
-    integer, dimension(3) :: ds, de, ms, me, ps, pe
-    integer, allocatable :: vals(:), ivals(:)
-    logical, allocatable :: inside(:), lvals(:)
-    real, allocatable :: rvals(:)
-    real(kind=8), allocatable :: dvals(:)
-    character(len=80) :: names(3)
-    call field_bounds(g, v, ndim, ds, de, ms, me, ps, pe)
-    call dim_names(v, names)
-    nmem = product(me - ms + 1)
-    allocate (vals(nmem), inside(nmem))
-    call memory_values(v, max(frame, 1), ms, me, ps, pe, vals, inside)
-    select case (fields(v)%field_type)
-    case (104)
-      rvals = merge(real(vals), HALO_VALUE, inside)
-      call ext_pnc_write_field(dh, when, trim(fields(v)%name), rvals, 104, MPI_COMM_WORLD, iocomm, 0, &
-           trim(fields(v)%order), trim(fields(v)%stagger), names, ds, de, ms, me, ps, pe, status)
-      rvals = -1.0
-    case (105)
-      dvals = merge(real(vals, 8) + 0.25d0, real(HALO_VALUE, 8), inside)
-      call ext_pnc_write_field(dh, when, trim(fields(v)%name), dvals, 105, MPI_COMM_WORLD, iocomm, 0, &
-           trim(fields(v)%order), trim(fields(v)%stagger), names, ds, de, ms, me, ps, pe, status)
-      dvals = -1.0d0
-    case (106)
-      ivals = merge(vals, -7777, inside)
-      call ext_pnc_write_field(dh, when, trim(fields(v)%name), ivals, 106, MPI_COMM_WORLD, iocomm, 0, &
-           trim(fields(v)%order), trim(fields(v)%stagger), names, ds, de, ms, me, ps, pe, status)
-      ivals = -1
-    case (107)
-      lvals = mod(vals, 3) == 0 .and. inside
-      call ext_pnc_write_field(dh, when, trim(fields(v)%name), lvals, 107, MPI_COMM_WORLD, iocomm, 0, &
-           trim(fields(v)%order), trim(fields(v)%stagger), names, ds, de, ms, me, ps, pe, status)
-      lvals = .true.
-    end select
-    call expect(status == 0, 'write_field ' // trim(fields(v)%name) // ' ' // when)
   end subroutine
 
   subroutine read_one(v, frame)
