@@ -105,6 +105,7 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
   DemoConfig c;
   OutputOptions& out = c.output;
   const bool from_namelist = !a.namelist.empty();
+  c.namelist = a.namelist;
   if (from_namelist) {
     // Collective: rank 0 reads, every rank gets the same settings or the same error.
     const ModelSettings model = read_model_settings(a.namelist, 1, comm);

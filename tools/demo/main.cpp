@@ -18,6 +18,8 @@
 #include "demo_config.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/error.hpp"
+#include "nwpio/io_servers.hpp"
+#include "nwpio/stream_builder.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_decompose.hpp"
 #include "nwpio/wrf_history.hpp"
@@ -140,16 +142,37 @@ void verify(MPI_Comm comm, const std::vector<OutputFile>& files, const Schema& s
   }
 }
 
+// The stream: written by the model's own ranks, or handed to the I/O servers when the run has
+// them (&namelist_quilt).
+Writer open_stream(const Decomposition& d, const Schema& schema, const OutputOptions& out, const IoServers* servers) {
+  if (!servers || !servers->enabled()) return Writer(d, schema, out);
+  StreamBuilder b(d.comm(), out, *servers);
+  b.set_domain(d);
+  for (const DimSpec& dim : schema.dimensions()) b.add_dimension(dim.name, dim.length);
+  for (const VarSpec& v : schema.variables()) b.add_variable(v);
+  for (const Attribute& a : schema.global_attributes()) b.set_global_attribute(a);
+  return b.build();
+}
+
 int run(int argc, char** argv) {
-  const MPI_Comm comm = MPI_COMM_WORLD;
+  const MPI_Comm world = MPI_COMM_WORLD;
   int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(world, &rank);
   try {
-    ParseOutcome parsed = parse_command_line(argc, argv, comm);
+    ParseOutcome parsed = parse_command_line(argc, argv, world);
     if (!parsed.config) return parsed.exit_code;
     DemoConfig& c = *parsed.config;
     OutputOptions& out = c.output;
+
+    // As WRF: with &namelist_quilt nio_tasks_per_group > 0 the last nio_groups x
+    // nio_tasks_per_group ranks serve (they return here when the model stops them), and
+    // nproc_x x nproc_y counts the compute ranks.
+    std::optional<IoServers> servers;
+    if (!c.namelist.empty()) servers.emplace(world, c.namelist);
+    if (servers && servers->is_server()) return 0;
+    const MPI_Comm comm = servers && servers->enabled() ? servers->compute_comm() : world;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
 
     const auto [px, py] = process_grid(c, size);
     c.nproc_x = px;
@@ -160,9 +183,11 @@ int run(int argc, char** argv) {
     checkpoint(comm, [&] {
       if (rank == 0) std::filesystem::create_directories(out.output_dir);
     });
-    Writer writer(decomposition, wrf::history_schema(c.schema_options()), out);
+    Writer writer = open_stream(decomposition, wrf::history_schema(c.schema_options()), out, servers ? &*servers : nullptr);
     if (!writer.stream_enabled()) {
       if (rank == 0) std::cout << "nwpio-demo: the history stream is off (history_interval = 0): no output" << std::endl;
+      writer.close();
+      if (servers) servers->stop();
       return 0;
     }
     std::optional<synthetic::SyntheticModel> model;
@@ -172,6 +197,11 @@ int run(int argc, char** argv) {
                 << size << " ranks (" << px << " x " << py << "), " << writer.schema().variables().size() + 1
                 << " variables, io_form " << static_cast<int>(out.io_form) << ", output every "
                 << out.history_interval_seconds / 60 << " min from " << c.start_date << std::endl;
+      if (servers && servers->enabled()) {
+        std::cout << "nwpio-demo: " << servers->groups() * servers->servers_per_group() << " I/O server rank(s) in "
+                  << servers->groups() << " group(s) of " << servers->servers_per_group()
+                  << " (&namelist_quilt of " << c.namelist << ") write the files" << std::endl;
+      }
       std::cout << "nwpio-demo: output to " << out.output_dir << " (from " << c.output_dir_source << ")" << std::endl;
     }
 
@@ -212,6 +242,7 @@ int run(int argc, char** argv) {
       ++frame;
     }
     writer.close();
+    if (servers) servers->stop();
     if (frame == 0) throw Error(ErrorKind::Config, "no output time between start and end of the run");
 
     if (rank == 0) {
