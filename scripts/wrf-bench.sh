@@ -6,11 +6,15 @@
 # files are compared value by value, so a fast wrong file shows up as one.
 #
 # Usage: scripts/wrf-bench.sh [--grid 202x202x41] [--ranks "2 4"] [--reps 3] [--minutes 3]
-#                             [--history-seconds 60] [--dir DIR] [--packages "pnc nwpio"]
+#                             [--history-seconds 60] [--frames-per-outfile N] [--dir DIR]
+#                             [--packages "pnc nwpio"]
 # Packages: pnc (WRF's io_pnetcdf), nwpio (nwpio's drop-in, its defaults), nwpio-sync (the
 # drop-in with &nwpio write_behind = .false.: every frame in the file before WRF goes on).
-# Prints one line per run (output seconds and the run's wall seconds) and a table (medians);
-# raw lines go to DIR/wrf-bench.txt.
+# --frames-per-outfile: WRF's frames_per_outfile (default: every frame of the run in one file;
+# 1 is what operational runs do). Every file of every pair of runs is compared.
+# Prints one line per run (output seconds, the run's wall seconds, and for nwpio the seconds from
+# a file's last frame to its final name, median and max over the run's files, from the run's
+# statistics JSON) and a table (medians); raw lines go to DIR/wrf-bench.txt.
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 source "$NWPIO_ROOT/scripts/wrf/build.sh"
@@ -21,6 +25,7 @@ ranks="2 4"
 reps=3
 minutes=3
 history=60
+per_file=0
 packages="pnc nwpio"
 NWPIO_WRF_WORK=${NWPIO_WRF_WORK:-/tmp/nwpio-wrf-bench}
 while (($#)); do
@@ -30,9 +35,10 @@ while (($#)); do
     --reps) reps=$2; shift 2 ;;
     --minutes) minutes=$2; shift 2 ;;
     --history-seconds) history=$2; shift 2 ;;
+    --frames-per-outfile) per_file=$2; shift 2 ;;
     --dir) NWPIO_WRF_WORK=$2; shift 2 ;;
     --packages) packages=$2; shift 2 ;;
-    *) echo "usage: $0 [--grid WExSNxVERT] [--ranks \"2 4\"] [--reps N] [--minutes M] [--history-seconds S] [--dir DIR] [--packages \"pnc nwpio nwpio-sync\"]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--grid WExSNxVERT] [--ranks \"2 4\"] [--reps N] [--minutes M] [--history-seconds S] [--frames-per-outfile N] [--dir DIR] [--packages \"pnc nwpio nwpio-sync\"]" >&2; exit 2 ;;
   esac
 done
 IFS=x read -r e_we e_sn e_vert <<<"$grid"
@@ -55,9 +61,21 @@ raw=$NWPIO_WRF_WORK/wrf-bench.txt
 hist11=wrfout_d01_0001-01-01_00_00_00
 settings=(io_form_history=11 e_we=$e_we e_sn=$e_sn e_vert=$e_vert run_minutes=$minutes history_interval=0
   history_interval_s=$history)
+((per_file > 0)) && settings+=(frames_per_outfile=$per_file)
+
+# nwpio's statistics of a run: "median max" of the seconds from a file's last frame to its final
+# name (committed_after_seconds of the frames that completed files).
+commit_seconds() {
+  python3 - "$1" <<'PY'
+import json, statistics, sys
+frames = json.load(open(sys.argv[1]))["frames"]
+after = sorted(f["committed"]["after_seconds"] for f in frames if "committed" in f)
+print("%.3f %.3f" % (statistics.median(after), after[-1]) if after else "- -")
+PY
+}
 
 read -r -a order0 <<<"$packages"
-declare -A seconds walls
+declare -A seconds walls commits
 for ((rep = 1; rep <= reps; rep++)); do
   for np in $ranks; do
     order=("${order0[@]}")
@@ -73,6 +91,7 @@ for ((rep = 1; rep <= reps; rep++)); do
         exe=$bin/wrf_nwpio.exe
         extra=(write_behind=.false.)
       fi
+      [[ $pkg == nwpio* ]] && extra+=("stats_json='stats.json'")
       nwpio_wrf_case "$dir" "$exe" "${settings[@]}" "${extra[@]}"
       t0=$(date +%s.%N)
       nwpio_wrf_run "$dir" "$np"
@@ -81,14 +100,33 @@ for ((rep = 1; rep <= reps; rep++)); do
       frames=$(grep -c "Timing for Writing" "$dir/rsl.out.0000")
       seconds[$np,$pkg]+="$s "
       walls[$np,$pkg]+="$wall "
-      echo "rep $rep np $np $pkg: $s s writing ($frames frames), run $wall s wall" | tee -a "$raw"
+      files=$(find "$dir" -maxdepth 1 -name 'wrfout_d01_*' | wc -l)
+      committed=""
+      if [[ -f $dir/stats.json ]]; then
+        read -r c_median c_max < <(commit_seconds "$dir/stats.json")
+        committed=", final name $c_median s after a file's last frame (max $c_max)"
+        commits[$np,$pkg]+="$c_median "
+      fi
+      echo "rep $rep np $np $pkg: $s s writing ($frames frames in $files files), run $wall s wall$committed" | tee -a "$raw"
     done
     first=${order0[0]}
     for pkg in "${order0[@]:1}"; do
-      if out=$("$compare" "$NWPIO_WRF_WORK/np$np-$first/$hist11" "$NWPIO_WRF_WORK/np$np-$pkg/$hist11"); then
-        echo "rep $rep np $np: $first and $pkg files equal" | tee -a "$raw"
+      same=0 differ=0 missing=0 detail=""
+      for f in "$NWPIO_WRF_WORK/np$np-$first"/wrfout_d01_*; do
+        other=$NWPIO_WRF_WORK/np$np-$pkg/$(basename "$f")
+        if [[ ! -f $other ]]; then
+          missing=$((missing + 1))
+        elif out=$("$compare" "$f" "$other"); then
+          same=$((same + 1))
+        else
+          differ=$((differ + 1))
+          detail=${detail:-": $(basename "$f"): ${out%%$'\n'*}"}
+        fi
+      done
+      if ((differ == 0 && missing == 0)); then
+        echo "rep $rep np $np: $first and $pkg files equal ($same files)" | tee -a "$raw"
       else
-        echo "rep $rep np $np: $first and $pkg FILES DIFFER (WRF's own package under OMPIO data sieving, open-mpi/ompi#12718?): ${out%%$'\n'*}" |
+        echo "rep $rep np $np: $first and $pkg FILES DIFFER ($differ differ, $missing missing of $((same + differ + missing))$detail)" |
           tee -a "$raw"
       fi
     done
@@ -97,7 +135,8 @@ done
 
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo
-echo "em_quarter_ss $grid, $minutes min, history every $history s ($frames frames of $(($(stat -c %s "$NWPIO_WRF_WORK/np${ranks%% *}-${order0[0]}/$hist11") / frames / 1000000)) MB in one file); WRF's Timing for Writing summed over the frames (and the run's wall seconds), median of $reps"
+frame_mb=$(($(stat -c %s "$NWPIO_WRF_WORK/np${ranks%% *}-${order0[0]}/$hist11") / (per_file > 0 ? per_file : frames) / 1000000))
+echo "em_quarter_ss $grid, $minutes min, history every $history s ($frames frames of $frame_mb MB, $( ((per_file > 0)) && echo "$per_file per file" || echo "all in one file")); WRF's Timing for Writing summed over the frames (and the run's wall seconds), median of $reps"
 header="| ranks |"
 rule="|---|"
 for pkg in "${order0[@]}"; do
@@ -118,4 +157,10 @@ for np in $ranks; do
     line+=" $(awk -v a="$(median <<<"${seconds[$np,pnc]}")" -v b="$(median <<<"${seconds[$np,nwpio]}")" 'BEGIN { printf "%.2fx", a / b }') |"
   fi
   echo "$line $runs |"
+done
+for np in $ranks; do
+  for pkg in "${order0[@]}"; do
+    [[ -n ${commits[$np,$pkg]:-} ]] || continue
+    echo "$np ranks, $pkg: a file carried its final name $(median <<<"${commits[$np,$pkg]}") s after its last frame ended (median over the runs of each run's median)"
+  done
 done

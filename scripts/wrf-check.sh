@@ -8,6 +8,8 @@
 #                     an &nwpio group in namelist.input: gather = 'direct', a statistics file)
 #   header            nwpio's file against WRF's reference files of this case (header: the values
 #                     hold only for WRF's default -O2 build)
+#   one frame per file  frames_per_outfile = 1: every file against io_form 2's, the files committed
+#                     behind the model, the run's statistics listing every file and its commit time
 #   restart           10 minutes straight against 5 minutes + a restart from the 5-minute restart
 #                     file that nwpio wrote and read back: the final history frames equal
 #   quilt nioN        WRF built with PNETCDF_QUILT (relinked), 2 compute ranks + N I/O servers
@@ -98,6 +100,43 @@ for np in 2 3; do
     report FAIL "io2-vs-nwpio np$np" "wrf.exe failed (see $(case_dir io2_np$np), $(case_dir io11_np$np))"
   fi
 done
+
+# --- one frame per file, committed behind the model: every file against io_form 2 -------------
+t=$SECONDS
+out=
+one2=$(case_dir io2_per_file)
+one11=$(case_dir io11_per_file)
+nwpio_wrf_case "$one2" "$bin/wrf_nwpio.exe" io_form_history=2 frames_per_outfile=1 nproc_x=1 nproc_y=2
+nwpio_wrf_case "$one11" "$bin/wrf_nwpio.exe" io_form_history=11 frames_per_outfile=1 nproc_x=1 nproc_y=2 \
+  "stats_json='nwpio_stats.json'"
+if nwpio_wrf_run "$one2" 2 && nwpio_wrf_run "$one11" 2; then
+  n=0 bad=""
+  for a in "$one2"/wrfout_d01_*; do
+    name=$(basename "$a")
+    b=$one11/${name//:/_}
+    n=$((n + 1))
+    out=$("$compare" "$a" "$b") || bad+=" $name: ${out%%$'\n'*};"
+  done
+  # ioclose returned before each file was committed; ioexit waited for all of them, and the
+  # run's statistics list every file with the seconds from its frame's end to its final name.
+  stats=$(python3 - "$one11/nwpio_stats.json" "$n" <<'PY'
+import json, sys
+frames = json.load(open(sys.argv[1]))["frames"]
+files = {f["file"] for f in frames}
+after = [f["committed"]["after_seconds"] for f in frames if "committed" in f]
+ok = len(frames) == int(sys.argv[2]) and len(files) == len(frames) and len(after) == len(frames)
+print(("OK " if ok else "BAD ") + "%d frames in %d files, %d with a commit time (max %.3f s)" %
+      (len(frames), len(files), len(after), max(after) if after else -1))
+PY
+  )
+  if [[ $n -ge 3 && -z $bad && $stats == OK* && -z $(find "$one11" -name '*.nwpio-tmp') ]]; then
+    report PASS "one frame per file" "$n files equal to io_form 2's; statistics: ${stats#OK } ($((SECONDS - t)) s)"
+  else
+    report FAIL "one frame per file" "${bad:-} statistics: $stats"
+  fi
+else
+  report FAIL "one frame per file" "wrf.exe failed (see $one2, $one11)"
+fi
 
 # --- header against WRF's own reference files of this case ----------------------------------
 for ref in wrfout_io_form11.nc wrfout_io_form2.nc; do

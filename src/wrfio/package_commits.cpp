@@ -17,6 +17,7 @@ namespace {
 struct Shared {
   std::shared_ptr<detail::CommitService> commits;
   std::shared_ptr<Statistics> statistics;
+  std::string stats_json;  // rewritten at ioexit (empty: none)
 };
 
 std::vector<Shared>& all() {
@@ -37,12 +38,13 @@ Shared* find(MPI_Comm comm) {
 
 }  // namespace
 
-detail::StreamContext package_context(MPI_Comm comm) {
+detail::StreamContext package_context(MPI_Comm comm, const std::string& stats_json) {
   Shared* s = find(comm);
   if (!s) {
-    all().push_back({std::make_shared<detail::CommitService>(comm), std::make_shared<Statistics>()});
+    all().push_back({std::make_shared<detail::CommitService>(comm), std::make_shared<Statistics>(), {}});
     s = &all().back();
   }
+  if (!stats_json.empty()) s->stats_json = stats_json;
   detail::run_and_agree(comm, [&] { s->commits->throw_failure(); });
   s->commits->settle(false);
   return {nullptr, s->commits, s->statistics};
@@ -73,6 +75,16 @@ void finish_package_files() {
   for (Shared& s : all()) {
     try {
       drain(s);
+    } catch (const Error& e) {
+      if (!first) first = e;
+    }
+    // The run's statistics once more, with the commit times of the last files.
+    try {
+      detail::run_and_agree(s.commits->comm(), [&] {
+        int rank = 0;
+        MPI_Comm_rank(s.commits->comm(), &rank);
+        if (rank == 0 && !s.stats_json.empty()) s.statistics->write_json(s.stats_json);
+      });
     } catch (const Error& e) {
       if (!first) first = e;
     }
