@@ -69,7 +69,7 @@ struct Slab {
   std::span<const SlabPiece> pieces;
 };
 
-// What the hint layer (config/hint_session) settled for one file open, in the terms a backend
+// What the hint layer (hints/hint_session) settled for one file open, in the terms a backend
 // needs: the MPI_Info to pass, and whether a writer's own slab may go out as an independent
 // write (decided from the keys passed, on rank 0, the same on every rank). A bare MPI_Info
 // (tests, tools) allows no independent write.

@@ -6,7 +6,7 @@
 #include <array>
 #include <cctype>
 
-#include "config/compression_settings.hpp"
+#include "layout/compression_settings.hpp"
 #include "nwpio/error.hpp"
 #include "util/text.hpp"
 

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "config/compression_settings.hpp"
+#include "layout/compression_settings.hpp"
 #include "nwpio/error.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"

@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "config/hint_session.hpp"
+#include "hints/hint_session.hpp"
 #include "config/iofields.hpp"
 #include "nwpio/options.hpp"
 

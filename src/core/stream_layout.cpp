@@ -4,7 +4,7 @@
 #include <limits>
 #include <map>
 
-#include "config/compression_settings.hpp"
+#include "layout/compression_settings.hpp"
 #include "layout/writer_chunks.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
