@@ -31,7 +31,7 @@ ResolvedStream resolve_stream(const OutputOptions& options, MPI_Comm comm) {
     r.traits = backend_traits(options, rank);
     r.enabled = OutputClock(options).enabled();
   });
-  r.config = resolve_stream_config(options, comm, r.enabled && r.traits.writes_file);
+  r.config = resolve_stream_config(options, comm, r.enabled && r.traits.writes_file, r.traits.shares_each_variable);
   r.config.options.io_form = r.traits.io_form;
   if (r.enabled) run_and_agree(comm, [&] { check_names_for_romio(r.config.options, r.traits); });
   return r;

@@ -287,7 +287,7 @@ TEST(ParallelNetcdf4, BadSettingsAreErrorsBeforeAnyFile) {
   const std::string dir = scratch_dir("bad");
   OutputOptions o = options_for(IoForm::NetcdfParallel, dir);
   o.deflate_level = 12;
-  expect_config_error(o, {"deflate_level", "12", "0..9"});
+  expect_config_error(o, {"deflate_level", "12", "from 0 to 9"});
   o = options_for(IoForm::NetcdfParallel, dir);
   o.compression_filter = "zstd";
   expect_config_error(o, {"compression_filter", "zstd"});
