@@ -1,7 +1,7 @@
 // Everything a stream settles before it exists (resolved_stream.hpp): the backend's traits and the
 // configuration, checked and agreed on every rank.
 #include "api/resolved_stream.hpp"
-#include "backend/backend.hpp"
+#include "backend/backend_registry.hpp"
 #include "core/filename.hpp"
 #include "core/output_clock.hpp"
 #include "mpiio/romio_paths.hpp"

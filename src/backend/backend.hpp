@@ -137,12 +137,4 @@ class Backend {
 // to back in varid order within each group, records `record_stride` apart.
 SlabPlacement compact_placement(const FileLayout& layout);
 
-// The traits of the backend `options` ask for: resolves io_form once (a build without PnetCDF
-// and fallback_to_serial, unknown values) and the file format. Throws Error(Unsupported /
-// InvalidArgument) with the reason. Rank 0 prints the fallback line when one is taken.
-BackendTraits backend_traits(const OutputOptions& options, int rank);
-
-// Factory by traits.io_form.
-std::unique_ptr<Backend> make_backend(const BackendTraits& traits, const OutputOptions& options, MPI_Comm comm);
-
 }  // namespace nwpio::detail

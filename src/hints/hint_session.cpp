@@ -29,7 +29,7 @@ struct HintSession::Impl {
   MPI_Info info = MPI_INFO_NULL;
   bool independent_writes = false;  // every rank: decided on rank 0 from the settings
   int rank = 0;
-  IoForm io_form = IoForm::Pnetcdf;  // named in the report
+  IoForm io_form{};  // named in the report
   bool uses_mpiio = true;
   // Rank 0 only: what the report needs.
   Resolved resolved;
@@ -133,7 +133,7 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io
 HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
                                  std::int64_t expected_file_bytes, bool contiguous_writers) {
   const HintPlan plan = HintPlan::resolve(options, comm);
-  return for_file(plan, comm, io_form, io_form == IoForm::Pnetcdf, expected_file_bytes, contiguous_writers);
+  return for_file(plan, comm, io_form, /*uses_mpiio=*/true, expected_file_bytes, contiguous_writers);
 }
 
 HintSession::HintSession() : impl_(std::make_unique<Impl>()) {}

@@ -52,7 +52,7 @@ class HintSession {
   // `io_form` names the stream's io_form in the report.
   static HintSession for_file(const HintPlan& plan, MPI_Comm comm, IoForm io_form, bool uses_mpiio,
                               std::int64_t expected_file_bytes, bool contiguous_writers);
-  // Both steps at once, for tools and tests that open one file (io_form 11 uses MPI-IO).
+  // Both steps at once, for tools and tests that open one file through MPI-IO.
   static HintSession resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
                              std::int64_t expected_file_bytes, bool contiguous_writers = false);
   HintSession();
