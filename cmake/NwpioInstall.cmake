@@ -1,6 +1,8 @@
 # cmake --install: headers, libnwpio.so (C++ and C API), libnwpio_fortran.so with its .mod files,
 # pkg-config files nwpio.pc (C/C++) and nwpiof.pc (Fortran, for mpif90 + make builds such as
 # configure.wrf), and the CMake package nwpio (find_package(nwpio): nwpio::nwpio, nwpio::fortran).
+# libnwpio_model (the demo models' helpers: nwpio-model.pc, nwpio-modelf.pc; nwpio::model,
+# nwpio::model_fortran) goes with it.
 # Everything here is install component "nwpio": `cmake --install build --component nwpio`
 # installs the library package alone. The programs (nwpio-check, nwpio-demo, nwpio-bench) are
 # component "tools"; a plain `cmake --install build --prefix P` installs both.
@@ -27,6 +29,13 @@ install(TARGETS nwpio EXPORT nwpioTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/nwpio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT nwpio FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+# libnwpio_model (model/): the demo models' helpers, its public headers only.
+if(TARGET nwpio_model)
+  install(TARGETS nwpio_model EXPORT nwpioTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio)
+  install(FILES ${NWPIO_MODEL_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/nwpio_model COMPONENT nwpio)
+endif()
 install(EXPORT nwpioTargets NAMESPACE nwpio:: DESTINATION ${NWPIO_CMAKE_DIR} COMPONENT nwpio)
 
 if(TARGET nwpio_fortran)
@@ -37,6 +46,12 @@ if(TARGET nwpio_fortran)
   # The .mod files are gfortran's (format of this compiler version): consumers compile with
   # the same compiler family, as with every Fortran library.
   install(DIRECTORY ${NWPIO_FORTRAN_MODULE_DIR}/ DESTINATION ${NWPIO_FMOD_DIR} COMPONENT nwpio FILES_MATCHING PATTERN "*.mod")
+  if(TARGET nwpio_model_fortran)
+    install(TARGETS nwpio_model_fortran EXPORT nwpioFortranTargets
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
+      ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio)
+    install(DIRECTORY ${NWPIO_MODEL_FORTRAN_MODULE_DIR}/ DESTINATION ${NWPIO_FMOD_DIR} COMPONENT nwpio FILES_MATCHING PATTERN "*.mod")
+  endif()
   install(EXPORT nwpioFortranTargets NAMESPACE nwpio:: DESTINATION ${NWPIO_CMAKE_DIR} COMPONENT nwpio)
   set(NWPIO_HAVE_FORTRAN ON)
 else()
@@ -90,9 +105,17 @@ file(RELATIVE_PATH NWPIO_PC_TO_PREFIX /nwpio-prefix/${CMAKE_INSTALL_LIBDIR}/pkgc
 string(REGEX REPLACE "/$" "" NWPIO_PC_TO_PREFIX "${NWPIO_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc @ONLY)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpiof.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio-model.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-model.pc @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio-modelf.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-modelf.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+if(TARGET nwpio_model)
+  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-model.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+endif()
 if(NWPIO_HAVE_FORTRAN)
   install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+  if(TARGET nwpio_model_fortran)
+    install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-modelf.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+  endif()
 endif()
 
 # ---- programs ------------------------------------------------------------------------------

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "nwpio/error.hpp"
-#include "nwpio/namelist.hpp"
+#include "nwpio_model/model_settings.hpp"
 
 namespace nwpio::demo {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "nwpio/options.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 
 namespace nwpio::demo {
 
