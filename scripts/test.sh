@@ -18,9 +18,10 @@ source "$(dirname "$0")/build-pnetcdf-mpich.sh"
 # strace proves the fsync-before-rename order; clang, its runtime and llvm-symbolizer for the
 # fuzzers and the sanitizer reports; cdo and Debian's xarray + netCDF4 read the files' dates as
 # users' tools do (tests/demo/dates_case.sh) and read the io_form 13 (parallel netCDF-4) files back;
-# MPICH and autotools for the MPICH stage.
+# MPICH and autotools for the MPICH stage; Lmod loads the modulefiles an install writes
+# (tests/install, the cluster stage).
 nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14 \
-  cdo python3-xarray python3-netcdf4 "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
+  cdo python3-xarray python3-netcdf4 lmod "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
 t0=$SECONDS
 stage() { nwpio_log "=== $* ($((SECONDS - t0)) s)"; }
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }
