@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "demo_config.hpp"
+#include "memory_report.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_date.hpp"
@@ -160,6 +161,7 @@ int run(int argc, char** argv) {
     checkpoint(comm, [&] {
       if (rank == 0) std::filesystem::create_directories(out.output_dir);
     });
+    const std::int64_t peak_before_stream = peak_resident_bytes();
     Writer writer(decomposition, wrf::history_schema(c.schema_options()), out);
     if (!writer.stream_enabled()) {
       if (rank == 0) std::cout << "nwpio-demo: the history stream is off (history_interval = 0): no output" << std::endl;
@@ -213,6 +215,7 @@ int run(int argc, char** argv) {
     }
     writer.close();
     if (frame == 0) throw Error(ErrorKind::Config, "no output time between start and end of the run");
+    if (c.memory_report) print_memory_report(comm, peak_before_stream, peak_resident_bytes(), model->memory_bytes());
 
     if (rank == 0) {
       std::ostringstream names;
