@@ -11,6 +11,9 @@
 #            the Slurm job scripts included
 #   stage 7: the real WRF model writing through nwpio (scripts/wrf-check.sh; WRF is built once per
 #            machine into /var/cache/nwpio, so only the first run on a machine pays for it)
+#   stage 8: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules,
+#            nwpio from a clean clone installed in $HOME, module load nwpio, mini_wrf under sbatch,
+#            the real WRF linked with nwpio-wrf and unlinked
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 source "$(dirname "$0")/build-pnetcdf-mpich.sh"
@@ -74,5 +77,8 @@ run_ctest "$NWPIO_ROOT/build-mpich" -L slurm
 
 stage "test: the real WRF 4.7.1 through nwpio's io_form 11 package (scripts/wrf-check.sh)"
 NWPIO_BUILD_DIR="$NWPIO_ROOT/build" "$NWPIO_ROOT/scripts/wrf-check.sh"
+
+stage "test: a cluster as an unprivileged user (scripts/cluster-check.sh)"
+"$NWPIO_ROOT/scripts/cluster-check.sh"
 
 stage "all stages passed in $((SECONDS - t0)) s"
