@@ -35,6 +35,10 @@ if(DEFINED CACHE{MPIEXEC_PREFLAGS})
   set(nwpio_preflags_given ON)
 endif()
 set(MPI_DETERMINE_LIBRARY_VERSION TRUE)
+# nwpio uses MPI's C API from C++; without this <mpi.h> drags in the deprecated MPI-2 C++ bindings
+# (Open MPI's libmpi_cxx, MPICH's libmpicxx), whose symbols a static link of WRF's package would
+# then need from a library WRF's mpif90 does not link.
+set(MPI_CXX_SKIP_MPICXX ON)
 set(nwpio_mpi_components C CXX)
 if(NWPIO_BUILD_FORTRAN)
   list(APPEND nwpio_mpi_components Fortran)
