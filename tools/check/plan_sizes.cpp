@@ -100,8 +100,8 @@ void measure_file(StreamSizes& s, const DomainInputs& d, MPI_Info info, const st
     s.file_bytes = facts.extent.end_after(frames);
     s.first_frame_bytes = facts.extent.end_after(1) - facts.header_extent;
     s.file_exact = true;
-    s.file_note = "header " + std::to_string(facts.header_extent) + " B as laid out by " + s.traits.name +
-                  " with these hints, then the data";
+    s.file_note = "header " + std::to_string(facts.header_extent) + " B (" + std::to_string(facts.header_size) +
+                  " B of metadata) as laid out by " + s.traits.name + " with these hints, then the data";
   } else if (!classic) {
     s.file_note = "netCDF-4: compressed size depends on the data; the size shown is the uncompressed bound";
   } else {
