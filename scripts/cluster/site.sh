@@ -53,7 +53,7 @@ nwpio_site_pnetcdf() {
   configure=(--prefix="$p" --enable-shared --disable-static MPICC="$mpi/mpicc" MPICXX="$mpi/mpicxx"
     MPIF77="$mpi/mpif77" MPIF90="$mpi/mpif90" "CFLAGS=-O2" "CXXFLAGS=-O2"
     "FFLAGS=-O2 -fallow-argument-mismatch" "FCFLAGS=-O2 -fallow-argument-mismatch")
-  stamp_want=$(printf 'tarball sha256 %s\nconfigure %s\n%s\n' "$sha" "${configure[*]}" "$("$mpi/ompi_info" --version | head -1)")
+  stamp_want=$(printf 'tarball sha256 %s\nconfigure %s\n%s\n' "$sha" "${configure[*]}" "$("$mpi/ompi_info" --version | awk 'NR == 1')")
   (
     flock 9
     if [[ -f $p/.nwpio-stamp && $(sed -n '1,3p' "$p/.nwpio-stamp") == "$stamp_want" ]]; then

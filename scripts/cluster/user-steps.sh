@@ -26,6 +26,7 @@ die() {
   exit 1
 }
 step() { say "--- $* ($((SECONDS - T0)) s)"; }
+indent() { sed 's/^/    /'; }
 
 : "${NWPIO_BUNDLE:?}" "${NWPIO_SITE:?}" "${NWPIO_WRF_SOURCE:?}" "${NWPIO_WRF_NAMELIST:?}" "${SLURM_CONF:?}"
 JOBS=${NWPIO_JOBS:-2}
@@ -102,16 +103,21 @@ step "WRF: a copy of the tree, nwpio-wrf link, runs, unlink"
 mkdir -p WRF
 cp -a "$NWPIO_WRF_SOURCE" WRF/ || die wrf-copy "cp -a $NWPIO_WRF_SOURCE"
 tree=$HOME/WRF/$(basename "$NWPIO_WRF_SOURCE")
-nwpio-wrf status "$tree" | sed 's/^/    /'
-nwpio-wrf status "$tree" | grep -q "wrf.exe: WRF's own io_form 11 package" ||
+# (outputs are kept in variables and searched there: a grep -q in a pipeline would stop reading
+# early, and the writer's SIGPIPE fail the pipeline)
+status=$(nwpio-wrf status "$tree")
+indent <<<"$status"
+[[ $status == *"wrf.exe: WRF's own io_form 11 package"* ]] ||
   report FAIL status-before "wrf.exe of the copy does not take WRF's own package"
 t=$SECONDS
 nwpio-wrf link "$tree" >runs/link.log 2>&1 || { cat runs/link.log; die link "nwpio-wrf link $tree"; }
-sed 's/^/    /' runs/link.log
-if nwpio-wrf status "$tree" | grep -q "wrf.exe: nwpio's io_form 11 package, shared: $NWPIO_ROOT/lib/libwrfio_pnf.so"; then
+indent <runs/link.log
+status=$(nwpio-wrf status "$tree")
+indent <<<"$status"
+if [[ $status == *"wrf.exe: nwpio's io_form 11 package, shared: $NWPIO_ROOT/lib/libwrfio_pnf.so"* ]]; then
   report PASS link "relinked in $((SECONDS - t)) s; nwpio-wrf status: wrf.exe takes $NWPIO_ROOT/lib/libwrfio_pnf.so"
 else
-  report FAIL link "nwpio-wrf status after link: $(nwpio-wrf status "$tree" | head -3)"
+  report FAIL link "nwpio-wrf status after link: $status"
 fi
 
 # Run directories with run.sh's helpers (the case's files, ideal.exe once per grid), runs by sbatch.
@@ -148,11 +154,13 @@ fi
 
 t=$SECONDS
 nwpio-wrf unlink "$tree" >runs/unlink.log 2>&1 || { cat runs/unlink.log; die unlink "nwpio-wrf unlink $tree"; }
-sed 's/^/    /' runs/unlink.log
-if nwpio-wrf status "$tree" | grep -q "wrf.exe: WRF's own io_form 11 package"; then
+indent <runs/unlink.log
+status=$(nwpio-wrf status "$tree")
+indent <<<"$status"
+if [[ $status == *"wrf.exe: WRF's own io_form 11 package"* ]]; then
   report PASS unlink "relinked in $((SECONDS - t)) s; nwpio-wrf status: wrf.exe takes WRF's own package again"
 else
-  report FAIL unlink "nwpio-wrf status after unlink: $(nwpio-wrf status "$tree" | head -3)"
+  report FAIL unlink "nwpio-wrf status after unlink: $status"
 fi
 # WRF's own package under ROMIO: OMPIO's write sieving corrupts its collective writes (docs/WRF.md).
 nwpio_wrf_case "$(case_dir own11)" "$tree/main/wrf.exe" io_form_history=11 nproc_x=1 nproc_y=2
