@@ -152,7 +152,9 @@ int run(int argc, char** argv) {
     DemoConfig& c = *parsed.config;
     OutputOptions& out = c.output;
 
-    const auto [px, py] = process_grid(c, size);
+    // (named, not a structured binding: the lambdas below capture them, which Clang accepts from 16 on)
+    const std::pair<int, int> split = process_grid(c, size);
+    const int px = split.first, py = split.second;
     c.nproc_x = px;
     c.nproc_y = py;
     WrfBounds bounds{};
