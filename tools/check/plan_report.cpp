@@ -140,8 +140,10 @@ void print_plan(std::ostream& out, const RunInputs& run, const std::vector<Domai
       out << "  memory       " << memory_line(p.configured) << "\n";
     }
     for (const auto& l : p.servers.lines) out << "  I/O servers  " << l << "\n";
-    out << "  time/frame   " << time_line(p.time_recommended, a.bandwidth_gbs) << "\n";
-    if (p.time_configured.known && p.configured.writers != p.recommended.writers) {
+    out << "  time/frame   " << time_line(p.time_recommended, a.bandwidth_gbs)
+        << (run.server_tasks_per_group > 0 && p.time_recommended.known ? " (on the servers, while the model computes)" : "")
+        << "\n";
+    if (p.time_configured.known && p.configured.writers != p.recommended.writers && run.server_tasks_per_group == 0) {
       out << fmt::format("               as read ({} writers): {:.3f} s (the model does not charge lock contention between "
                          "writers sharing a storage target)\n",
                          p.configured.writers, p.time_configured.total_s);

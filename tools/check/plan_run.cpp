@@ -55,6 +55,14 @@ std::vector<DomainPlan> make_plan(const RunInputs& run) {
     p.recommended = evaluate(p.writers.writer_ranks);
     p.time_configured = frame_time(p.sizes, p.configured, run.nodes, d.compute_ranks, args.ranks_per_node, bandwidth);
     p.time_recommended = frame_time(p.sizes, p.recommended, run.nodes, d.compute_ranks, args.ranks_per_node, bandwidth);
+    if (run.server_tasks_per_group > 0) {
+      // The servers write: one group's n servers, the last ranks of the job (as WRF places them).
+      StreamMemory servers;
+      servers.writers = run.server_tasks_per_group;
+      for (int i = 0; i < servers.writers; ++i) servers.writer_ranks.push_back(d.compute_ranks + i);
+      p.time_recommended = p.time_configured =
+          frame_time(p.sizes, servers, run.nodes, d.compute_ranks, args.ranks_per_node, bandwidth);
+    }
     p.server_memory = server_memory(d, p.sizes, run.server_tasks_per_group, run.server_groups);
     p.servers = advise_servers(d, p.sizes, p.time_recommended, args, run.server_tasks_per_group, run.server_groups);
     plans.push_back(std::move(p));
