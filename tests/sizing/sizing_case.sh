@@ -59,9 +59,19 @@ def check(what, got, want):
     global ok
     print(f"{'PASS' if got == want else 'FAIL'}: {what}: plan {got} B, files {want} B")
     ok &= got == want
-check("frame size", plan["frame_bytes"], full - single)
-check("file size (2 frames)", plan["file_bytes"], full)
-check("file size (1 frame)", plan["file_bytes"] - plan["frame_bytes"], single)
+if plan["file_exact"]:
+    check("frame size", plan["frame_bytes"], full - single)
+    check("file size (2 frames)", plan["file_bytes"], full)
+    check("file size (1 frame)", plan["file_bytes"] - plan["frame_bytes"], single)
+else:
+    # A build without PnetCDF cannot read a classic header back: the plan gives the data (each
+    # record variable unpadded) and the reserved header space, a bound the file exceeds by the
+    # header's metadata and padding of at most 3 bytes per record variable.
+    nvars = 202
+    good = 0 <= (full - single) - plan["frame_bytes"] <= 3 * nvars and 0 < full - plan["file_bytes"] < 1 << 20
+    print(f"{'PASS' if good else 'FAIL'}: frame and file size as bounds (no PnetCDF): frame {plan['frame_bytes']} B "
+          f"(files {full - single} B), file {plan['file_bytes']} B (file {full} B)")
+    ok &= good
 model = [r["bytes"] for r in plan["configured"]["ranks"]]
 for line in open("demo.log"):
     m = re.match(r"nwpio-demo: memory rank (\d+): .* output (-?\d+) B", line)
