@@ -139,7 +139,9 @@ expect_refusal "unlink of a tree not linked" "$t" unlink "$t"
 # ---- link, static ----------------------------------------------------------------------------
 "$tool" link --static --nwpio "$(dirname "$lib")" "$t" >static.log 2>&1 || { cat static.log; fail "link --static"; }
 expect_status "$t" wrf.exe "nwpio's io_form 11 package, linked in (static), over $lib/libnwpio.so"
-nm "$t/main/wrf.exe" | grep -q " T nwpio_wrfio_ioinit$" || fail "--static: nwpio's package is not inside wrf.exe"
+# (grep -c reads nm's output to the end: grep -q would stop early and, under pipefail, nm's
+# SIGPIPE would fail the check)
+(($(nm "$t/main/wrf.exe" | grep -c " T nwpio_wrfio_ioinit$") == 1)) || fail "--static: nwpio's package is not inside wrf.exe"
 "$tool" unlink "$t" >/dev/null 2>&1 || fail "unlink after --static"
 expect_status "$t" wrf.exe "WRF's own io_form 11 package"
 [[ $(sha256sum <"$t/configure.wrf") == "$original" ]] || fail "unlink after --static did not restore configure.wrf"
