@@ -1,6 +1,6 @@
 // The hints of one file open: resolved from defaults < profile < namelist < API < environment,
 // turned into MPI_Info for MPI-IO / PnetCDF, then verified against the file's real layout and
-// reported. Owned by the hints work (issue 4); the Writer uses exactly this interface.
+// reported. The Writer uses exactly this interface.
 // The parts live in hints_settings (the table), hints_profile (TOML), hints_merge
 // (precedence and derived defaults), hints_mpiio (detection, translation) and hints_report.
 #pragma once
