@@ -3,6 +3,8 @@
 // (share/set_timekeeping.F). Every key and default is listed in docs/NAMELIST.md.
 #include "config/namelist_settings.hpp"
 
+#include "backend/backend_registry.hpp"
+
 #include <limits>
 #include <string>
 
@@ -102,15 +104,15 @@ std::string wrf_date_of(const NamelistReader& r, const std::string& prefix) {
   }
 }
 
-int io_form_of(const NamelistReader& r) {
+// WRF's io_form_history as nwpio's IoForm (the backend registry knows the numbers); io_form 0,
+// nwpio's own null backend, is for programs, not for a namelist.
+IoForm io_form_of(const NamelistReader& r) {
   const std::int64_t v = r.integer(kTime, "io_form_history", Columns::One, 2);
-  if (v != 2 && v != 11 && v != 13) {
-    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(kTime, "io_form_history", Columns::One)->pos) +
-                                       "expected a supported io_form_history (2: serial netCDF, 11: PnetCDF, 13: parallel "
-                                       "netCDF-4), found " +
-                                       std::to_string(v));
+  try {
+    return io_form_from_wrf(v);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(kTime, "io_form_history", Columns::One)->pos) + e.what());
   }
-  return static_cast<int>(v);
 }
 
 // dx (or dy) of a domain: its column if given, else its parent's divided by parent_grid_ratio.
@@ -170,7 +172,7 @@ OutputOptions output_options_from(const Namelist& nl, int domain_id) {
   }
   o.frames_per_file = int_value(r, kTime, "frames_per_outfile", Columns::PerDomain, frames);
   o.outname = r.string(kTime, "history_outname", Columns::One, "wrfout_d<domain>_<date>");
-  o.io_form = static_cast<IoForm>(io_form_of(r));
+  o.io_form = io_form_of(r);
   o.nocolons = r.logical(kTime, "nocolons", Columns::One, false);
   o.use_netcdf_classic = r.logical(kTime, "use_netcdf_classic", Columns::One, false);
   std::string iofields = r.string(kTime, "iofields_filename", Columns::PerDomain, "NONE_SPECIFIED");

@@ -104,7 +104,7 @@ TEST(NamelistErrors, UnknownNwpioKeyListsTheValidOnes) {
   EXPECT_EQ(settings_error(kDate + "/\n&nwpio\n gather = 'sideways'\n/\n"),
             "test.nml:5:11: expected 'auto', 'rearrange' or 'direct' for gather, found string 'sideways'");
   EXPECT_EQ(settings_error(kDate + "/\n&nwpio\n max_round_bytes = 0\n/\n"),
-            "test.nml:5:20: expected a positive integer for max_round_bytes, found integer 0");
+            "test.nml:5:20: expected an integer >= 1 for max_round_bytes, found integer 0");
 }
 
 TEST(NamelistErrors, UnknownKeysInWrfGroupsAreIgnored) {

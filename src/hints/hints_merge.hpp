@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "config/hints_settings.hpp"
+#include "hints/hints_settings.hpp"
 #include "nwpio/hint_options.hpp"
 
 namespace nwpio::detail::hints {
@@ -38,13 +38,21 @@ struct Setting {
 struct Resolved {
   std::string profile_file, profile, profile_origin;  // the chosen profile (empty file: none)
   std::map<std::string, Setting> settings;  // every logical setting
-  std::map<std::string, Asked> raw;         // pass-through keys
+  std::map<std::string, SettingText> raw;         // pass-through keys
   std::vector<std::string> warnings;
   std::map<std::string, std::string> foreign_env;
   std::int64_t expected_file_bytes = 0;
-  HintReport report = HintReport::Summary;  // how much rank 0 prints at each file open
-  std::string report_origin = "default";    // which level chose it
+  std::optional<HintReport> env_report;  // NWPIO_HINT_REPORT, checked (see report_level)
 };
+
+// How much rank 0 prints at each file open, and which level chose it: the default (Summary) <
+// namelist hint_report < API (HintOptions::report) < NWPIO_HINT_REPORT. Computed when a report
+// is printed, from the options as they are then and the environment read with the levels.
+struct ReportLevel {
+  HintReport level = HintReport::Summary;
+  std::string chosen_by = "default";
+};
+ReportLevel report_level(const HintOptions& options, const std::optional<HintReport>& env_report);
 
 // "off", "summary" or "full" (case-insensitive). Throws Error(Config) naming `origin` (when not
 // empty) otherwise.
@@ -52,7 +60,7 @@ HintReport parse_hint_report(const std::string& text, const std::string& origin)
 const char* to_string(HintReport report) noexcept;
 
 // The built-in level (documented in docs/HINTS.md).
-std::map<std::string, Asked> builtin_defaults();
+std::map<std::string, SettingText> builtin_defaults();
 
 // Applies the levels in order; reads the profile file when one is chosen. Throws
 // Error(Config) for malformed values at any level (naming the level), Error(Io) for an

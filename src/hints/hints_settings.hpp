@@ -1,8 +1,10 @@
 // The logical hint settings nwpio models (one table), their value syntax, and the typo check.
 // A setting's value is one of: "default" (pass nothing: the MPI-IO / PnetCDF default holds),
-// "auto" (nwpio's derived rule, see hints_derive.hpp), or a concrete value in canonical text:
+// "auto" (nwpio's derived rule, see derive() in hints_merge.hpp), or a concrete value in canonical text:
 // a decimal integer (counts, bytes) or "true"/"false".
 #pragma once
+
+#include "nwpio/options.hpp"
 
 #include <cstdint>
 #include <map>
@@ -29,10 +31,6 @@ const std::vector<SettingSpec>& setting_specs();
 const SettingSpec* find_spec(std::string_view name);
 
 // A value of one setting or raw key at one precedence level.
-struct Asked {
-  std::string value;   // canonical text (raw keys: verbatim)
-  std::string origin;  // "built-in", "lustre.toml:12", "namelist", "api", "NWPIO_HINTS"
-};
 
 // Canonicalises `text` for `spec`; throws std::invalid_argument with a short reason.
 std::string canonical_value(const SettingSpec& spec, std::string_view text);

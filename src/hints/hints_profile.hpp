@@ -17,13 +17,13 @@
 #include <string>
 #include <vector>
 
-#include "config/hints_settings.hpp"
+#include "hints/hints_settings.hpp"
 
 namespace nwpio::detail::hints {
 
 struct ProfileValues {
-  std::map<std::string, Asked> settings;  // logical settings, canonical values
-  std::map<std::string, Asked> raw;       // pass-through keys
+  std::map<std::string, SettingText> settings;  // logical settings, canonical values
+  std::map<std::string, SettingText> raw;       // pass-through keys
   std::vector<std::string> profiles;      // every profile name in the file
 };
 

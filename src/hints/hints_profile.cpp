@@ -1,4 +1,4 @@
-#include "config/hints_profile.hpp"
+#include "hints/hints_profile.hpp"
 
 #include <toml.hpp>
 
@@ -143,7 +143,7 @@ void read_one(const Value& profiles, const std::string& name, const std::string&
     if (key == "raw") {
       if (!value.is_table()) config_error(at_exact, "[profile." + name + ".raw] must be a table of MPI-IO/PnetCDF keys");
       for (const auto& [rk, rv] : value.as_table()) {
-        out.raw[rk] = Asked{scalar_text(rv, rk, path), where(rv, path)};
+        out.raw[rk] = SettingText{scalar_text(rv, rk, path), where(rv, path)};
       }
       continue;
     }
@@ -158,7 +158,7 @@ void read_one(const Value& profiles, const std::string& name, const std::string&
     }
     const std::string text = scalar_text(value, key, path);
     try {
-      out.settings[key] = Asked{canonical_value(*spec, text), at};
+      out.settings[key] = SettingText{canonical_value(*spec, text), at};
     } catch (const std::invalid_argument& e) {
       config_error(at_exact, "'" + key + "': " + e.what());
     }

@@ -1,8 +1,9 @@
 // The hints of one file open: resolved from defaults < profile < namelist < API < environment,
 // turned into MPI_Info for MPI-IO / PnetCDF, then verified against the file's real layout and
-// reported. The Writer uses exactly this interface.
-// The parts live in hints_settings (the table), hints_profile (TOML), hints_merge
-// (precedence and derived defaults), hints_mpiio (detection, translation) and hints_report.
+// reported. The file sink uses exactly this interface. The parts live in hints_settings (the
+// table), hints_profile (TOML), hints_merge (precedence and derived defaults), hints_translate
+// (what each setting becomes in the MPI-IO layer underneath) and hints_report; the platform
+// (which layer, the MPI_Info every rank passes) in src/mpiio.
 #pragma once
 
 #include <mpi.h>
@@ -28,9 +29,6 @@ class HintPlan {
   // rank throws the same Error(Config / Io) for a bad profile, NWPIO_HINTS or value. Warnings
   // (keys nobody reads) are printed here, once per stream.
   static HintPlan resolve(const HintOptions& options, MPI_Comm comm);
-  // Local: the API's report level set after the plan was resolved (nwpio_set_hint_report);
-  // NWPIO_HINT_REPORT still wins over it, as over HintOptions::report.
-  void set_report(HintReport report);
   HintPlan();
   ~HintPlan();
   HintPlan(const HintPlan&);
@@ -54,7 +52,7 @@ class HintSession {
   // `io_form` names the stream's io_form in the report.
   static HintSession for_file(const HintPlan& plan, MPI_Comm comm, IoForm io_form, bool uses_mpiio,
                               std::int64_t expected_file_bytes, bool contiguous_writers);
-  // Both steps at once, for tools and tests that open one file (io_form 11 uses MPI-IO).
+  // Both steps at once, for tools and tests that open one file through MPI-IO.
   static HintSession resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
                              std::int64_t expected_file_bytes, bool contiguous_writers = false);
   HintSession();
@@ -78,9 +76,11 @@ class HintSession {
   // from it); `final_name` the name the complete file gets (what the report names).
   // `write_behind_asked`: the stream would write its slabs behind the model (write_behind, writers
   // holding contiguous slabs): the report says whether these hints allow it, and if not, which
-  // setting stops it.
+  // setting stops it. `options`: the stream's hint options as they are now (how much to print:
+  // hints::report_level).
   std::string verify_and_report(const std::string& file, const LayoutFacts& facts,
-                                const std::string& final_name = {}, bool write_behind_asked = false);
+                                const std::string& final_name = {}, bool write_behind_asked = false,
+                                const HintOptions& options = {});
 
  private:
   struct Impl;

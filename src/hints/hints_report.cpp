@@ -1,4 +1,4 @@
-#include "config/hints_report.hpp"
+#include "hints/hints_report.hpp"
 
 #include <sys/statfs.h>
 #include <sys/xattr.h>
@@ -222,7 +222,7 @@ void verify(std::vector<Entry>& entries, const MpiIo& io, const FileFacts& file,
 }
 
 std::string report_json(const ReportFile& file, const Resolved& r, const MpiIo& io,
-                        const std::vector<Entry>& entries, const FileFacts& facts, const LayoutFacts& layout) {
+                        const std::vector<Entry>& entries, const FileFacts& facts, const LayoutFacts& layout, const ReportLevel& level) {
   using nlohmann::json;
   json j;
   j["file"] = file.final_name.empty() ? file.opened_as : file.final_name;
@@ -232,7 +232,7 @@ std::string report_json(const ReportFile& file, const Resolved& r, const MpiIo& 
   }
   j["io_form"] = file.io_form;
   j["mpi_io_used"] = file.mpi_io;
-  j["report"] = {{"level", to_string(r.report)}, {"chosen_by", r.report_origin}};
+  j["report"] = {{"level", to_string(level.level)}, {"chosen_by", level.chosen_by}};
   j["file_system"] = {{"type", facts.fs_type}, {"block_size", facts.block_size},
                       {"striping_readback", facts.striping_readback}};
   if (facts.stripe_count) j["file_system"]["stripe_count"] = *facts.stripe_count;

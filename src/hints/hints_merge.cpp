@@ -1,10 +1,10 @@
-#include "config/hints_merge.hpp"
+#include "hints/hints_merge.hpp"
 
 #include <cctype>
 #include <cstdlib>
 #include <stdexcept>
 
-#include "config/hints_profile.hpp"
+#include "hints/hints_profile.hpp"
 #include "nwpio/error.hpp"
 
 namespace nwpio::detail::hints {
@@ -26,7 +26,7 @@ Environment Environment::from_process() {
   return env;
 }
 
-std::map<std::string, Asked> builtin_defaults() {
+std::map<std::string, SettingText> builtin_defaults() {
   const std::string o = "built-in";
   return {
       {"stripe_count", {"default", o}},       {"stripe_size", {"default", o}},
@@ -45,7 +45,7 @@ namespace {
 // any other key passed through verbatim (with a warning when it looks like a typo).
 void apply_one(Resolved& r, const std::string& key, const std::string& value, const std::string& origin) {
   if (key.rfind("raw.", 0) == 0) {
-    r.raw[key.substr(4)] = Asked{value, origin};
+    r.raw[key.substr(4)] = SettingText{value, origin};
     return;
   }
   if (const SettingSpec* spec = find_spec(key)) {
@@ -61,7 +61,7 @@ void apply_one(Resolved& r, const std::string& key, const std::string& value, co
     r.warnings.push_back(origin + ": '" + key + "' is not a hint setting (did you mean '" + near +
                          "'?); passed to MPI-IO/PnetCDF verbatim (prefix raw. to silence this)");
   }
-  r.raw[key] = Asked{value, origin};
+  r.raw[key] = SettingText{value, origin};
 }
 
 void apply_assignments(Resolved& r, const std::string& text, const std::string& origin) {
@@ -97,7 +97,7 @@ const char* to_string(HintReport report) noexcept {
 
 Resolved merge_levels(const HintOptions& options, const Environment& env) {
   Resolved r;
-  for (const auto& [k, a] : builtin_defaults()) r.settings[k] = Setting{a.value, a.origin, {}, {}};
+  for (const auto& [k, a] : builtin_defaults()) r.settings[k] = Setting{a.text, a.origin, {}, {}};
   r.foreign_env = env.foreign;
 
   // Which profile: namelist < API < environment, file and name chosen independently.
@@ -120,7 +120,7 @@ Resolved merge_levels(const HintOptions& options, const Environment& env) {
   if (!r.profile_file.empty()) {
     if (r.profile.empty()) r.profile = "default";
     ProfileValues p = read_profile(r.profile_file, r.profile, r.warnings);
-    for (const auto& [k, a] : p.settings) r.settings[k] = Setting{a.value, a.origin, {}, {}};
+    for (const auto& [k, a] : p.settings) r.settings[k] = Setting{a.text, a.origin, {}, {}};
     for (const auto& [k, a] : p.raw) r.raw[k] = a;
   }
 
@@ -128,20 +128,15 @@ Resolved merge_levels(const HintOptions& options, const Environment& env) {
   for (const auto& [k, v] : options.overrides) apply_one(r, k, v, "API");
   if (env.hints) apply_assignments(r, *env.hints, "NWPIO_HINTS");
 
-  // How much to print: default < namelist < API < environment.
-  if (options.namelist.report) {
-    r.report = *options.namelist.report;
-    r.report_origin = "namelist hint_report";
-  }
-  if (options.report) {
-    r.report = *options.report;
-    r.report_origin = "API";
-  }
-  if (env.hint_report) {
-    r.report = parse_hint_report(*env.hint_report, "NWPIO_HINT_REPORT");
-    r.report_origin = "NWPIO_HINT_REPORT";
-  }
+  if (env.hint_report) r.env_report = parse_hint_report(*env.hint_report, "NWPIO_HINT_REPORT");
   return r;
+}
+
+ReportLevel report_level(const HintOptions& options, const std::optional<HintReport>& env_report) {
+  if (env_report) return {*env_report, "NWPIO_HINT_REPORT"};
+  if (options.report) return {*options.report, "API"};
+  if (options.namelist.report) return {*options.namelist.report, "namelist hint_report"};
+  return {};
 }
 
 int stripe_count_for_size(std::int64_t bytes) {

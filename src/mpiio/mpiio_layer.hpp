@@ -12,13 +12,9 @@
 #pragma once
 
 #include <map>
-#include <optional>
 #include <string>
-#include <vector>
 
-#include "config/hints_merge.hpp"
-
-namespace nwpio::detail::hints {
+namespace nwpio::detail {
 
 enum class IoLayer { Romio, Ompio };
 
@@ -41,21 +37,4 @@ MpiIo classify(const std::string& library_version, const std::string& io_selecti
 // The running process (MPI must be initialised). Cached after the first call.
 MpiIo detect_mpiio();
 
-struct Key {
-  std::string key, value;
-};
-
-// One line of the report: a logical setting or a raw key, and what it became.
-struct Entry {
-  std::string name;     // setting name, or "raw:<key>"
-  std::string asked, origin, value, rule;
-  std::string target;   // "MPI-IO" or "PnetCDF"
-  std::vector<Key> keys;  // passed in the MPI_Info object
-  std::string status;   // after translate: "default", "passed", "dropped"
-  std::string why;      // reason for dropped / notes
-  std::string overridden_by;  // another hint or variable that wins over this one
-};
-
-std::vector<Entry> translate(const Resolved& resolved, const MpiIo& io);
-
-}  // namespace nwpio::detail::hints
+}  // namespace nwpio::detail

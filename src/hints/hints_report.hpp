@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "layout/layout_facts.hpp"
-#include "config/hints_mpiio.hpp"
+#include "hints/hints_translate.hpp"
 
 namespace nwpio::detail::hints {
 
@@ -57,7 +57,8 @@ struct ReportFile {
 
 // JSON text of the report ("file" is the final name, "opened_as" the path that was opened).
 std::string report_json(const ReportFile& file, const Resolved& resolved, const MpiIo& io,
-                        const std::vector<Entry>& entries, const FileFacts& facts, const LayoutFacts& layout);
+                        const std::vector<Entry>& entries, const FileFacts& facts, const LayoutFacts& layout,
+                        const ReportLevel& level = {});
 // Its human-readable forms (hints_report_text.cpp), no trailing newline:
 // the full table (several lines) and the one-line summary (see HintReport).
 std::string report_text(const std::string& json_text);

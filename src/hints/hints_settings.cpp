@@ -1,4 +1,4 @@
-#include "config/hints_settings.hpp"
+#include "hints/hints_settings.hpp"
 
 #include <algorithm>
 #include <cctype>

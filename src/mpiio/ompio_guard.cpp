@@ -1,4 +1,4 @@
-#include "config/ompio_guard.hpp"
+#include "mpiio/ompio_guard.hpp"
 
 #include <dlfcn.h>
 #include <link.h>

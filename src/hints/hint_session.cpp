@@ -1,4 +1,4 @@
-#include "config/hint_session.hpp"
+#include "hints/hint_session.hpp"
 
 #include <cstdio>
 #include <map>
@@ -7,10 +7,11 @@
 #include <utility>
 #include <vector>
 
-#include "config/hints_merge.hpp"
-#include "config/hints_mpiio.hpp"
-#include "config/hints_report.hpp"
-#include "config/ompio_guard.hpp"
+#include "hints/hints_merge.hpp"
+#include "hints/hints_translate.hpp"
+#include "hints/hints_report.hpp"
+#include "mpiio/mpi_info.hpp"
+#include "mpiio/ompio_guard.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
 
@@ -26,9 +27,9 @@ struct HintPlan::Impl {
 
 struct HintSession::Impl {
   MPI_Info info = MPI_INFO_NULL;
-  bool independent_writes = false;  // every rank: decided on rank 0 from the keys passed
+  bool independent_writes = false;  // every rank: decided on rank 0 from the settings
   int rank = 0;
-  IoForm io_form = IoForm::Pnetcdf;  // named in the report
+  IoForm io_form{};  // named in the report
   bool uses_mpiio = true;
   // Rank 0 only: what the report needs.
   Resolved resolved;
@@ -46,74 +47,13 @@ struct HintSession::Impl {
 
 namespace {
 
-std::string pack(const std::vector<Entry>& entries) {
-  std::string out;
+// The keys every translated entry passes, in order.
+InfoKeys keys_of(const std::vector<Entry>& entries) {
+  InfoKeys keys;
   for (const auto& e : entries) {
-    for (const auto& k : e.keys) {
-      out += k.key;
-      out.push_back('\0');
-      out += k.value;
-      out.push_back('\0');
-    }
+    for (const auto& k : e.keys) keys.emplace_back(k.key, k.value);
   }
-  return out;
-}
-
-// What the keys passed mean for a writer's own slab: collective buffering off (ROMIO's
-// romio_cb_write=disable, OMPIO's collective_buffering=false; from collective_write or a raw key,
-// the last one passed wins as in MPI_Info) and independent I/O not forbidden
-// (romio_no_indep_rw=true makes ROMIO defer the open to the aggregators).
-bool slabs_may_go_independently(const std::vector<Entry>& entries) {
-  std::map<std::string, std::string> passed;
-  for (const auto& e : entries) {
-    for (const auto& k : e.keys) passed[k.key] = k.value;
-  }
-  const auto value = [&](const char* key) {
-    const auto it = passed.find(key);
-    return it == passed.end() ? std::string() : it->second;
-  };
-  if (value("romio_no_indep_rw") == "true") return false;
-  return value("romio_cb_write") == "disable" || value("collective_buffering") == "false";
-}
-
-// The setting that keeps a writer's slab from going out on its own, as users wrote it: the entry
-// that passed romio_no_indep_rw=true, else the one that left collective buffering on (the last
-// one passed wins, as above); empty when slabs may go out independently.
-std::string independent_write_blocker(const std::vector<Entry>& entries) {
-  if (slabs_may_go_independently(entries)) return {};
-  const auto describe = [](const Entry& e) {
-    return (e.name.rfind("raw:", 0) == 0 ? e.name.substr(4) : e.name) + "=" + e.value + " <" + e.origin + ">";
-  };
-  const Entry* cb = nullptr;
-  for (const auto& e : entries) {
-    for (const auto& k : e.keys) {
-      if (k.key == "romio_no_indep_rw" && k.value == "true") return describe(e);
-      if (k.key == "romio_cb_write" || k.key == "collective_buffering") cb = &e;
-    }
-  }
-  if (cb) return describe(*cb);
-  return "collective_write=default (nothing turned collective buffering off, which the MPI-IO layer uses by default)";
-}
-
-// Every rank gets rank 0's keys, so that all pass identical values.
-MPI_Info broadcast_info(std::string packed, MPI_Comm comm) {
-  int len = static_cast<int>(packed.size());
-  mpi_check(MPI_Bcast(&len, 1, MPI_INT, 0, comm), "MPI_Bcast(hints)");
-  packed.resize(static_cast<std::size_t>(len));
-  if (len == 0) return MPI_INFO_NULL;
-  mpi_check(MPI_Bcast(packed.data(), len, MPI_CHAR, 0, comm), "MPI_Bcast(hints)");
-  MPI_Info info = MPI_INFO_NULL;
-  mpi_check(MPI_Info_create(&info), "MPI_Info_create");
-  std::size_t pos = 0;
-  while (pos < packed.size()) {
-    const std::size_t k_end = packed.find('\0', pos);
-    const std::size_t v_end = packed.find('\0', k_end + 1);
-    const std::string key = packed.substr(pos, k_end - pos);
-    const std::string value = packed.substr(k_end + 1, v_end - k_end - 1);
-    mpi_check(MPI_Info_set(info, key.c_str(), value.c_str()), "MPI_Info_set(" + key + ")");
-    pos = v_end + 1;
-  }
-  return info;
+  return keys;
 }
 
 }  // namespace
@@ -154,20 +94,13 @@ HintPlan HintPlan::resolve(const HintOptions& options, MPI_Comm comm) {
   return plan;
 }
 
-void HintPlan::set_report(HintReport report) {
-  Resolved& r = impl_->levels;
-  if (r.report_origin == "NWPIO_HINT_REPORT") return;
-  r.report = report;
-  r.report_origin = "API";
-}
-
 HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io_form, bool uses_mpiio,
                                   std::int64_t expected_file_bytes, bool contiguous_writers) {
   HintSession s;
   mpi_check(MPI_Comm_rank(comm, &s.impl_->rank), "MPI_Comm_rank");
   s.impl_->io_form = io_form;
   s.impl_->uses_mpiio = uses_mpiio;
-  std::string packed;
+  InfoKeys keys;
   int independent = 0;
   run_and_agree(comm, [&] {
     if (s.impl_->rank != 0 || !plan.impl_->resolved) return;
@@ -186,11 +119,12 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io
         }
       }
     }
-    packed = pack(im.entries);
-    independent = slabs_may_go_independently(im.entries) ? 1 : 0;
-    im.behind_blocker = independent_write_blocker(im.entries);
+    keys = keys_of(im.entries);
+    const IndependentWrites iw = hints::independent_writes(im.resolved, im.io);
+    independent = uses_mpiio && iw.allowed ? 1 : 0;
+    im.behind_blocker = iw.blocker;
   });
-  s.impl_->info = broadcast_info(std::move(packed), comm);
+  s.impl_->info = broadcast_info(keys, comm);
   mpi_check(MPI_Bcast(&independent, 1, MPI_INT, 0, comm), "MPI_Bcast(hints: independent writes)");
   s.impl_->independent_writes = independent == 1;
   return s;
@@ -199,7 +133,7 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io
 HintSession HintSession::resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
                                  std::int64_t expected_file_bytes, bool contiguous_writers) {
   const HintPlan plan = HintPlan::resolve(options, comm);
-  return for_file(plan, comm, io_form, io_form == IoForm::Pnetcdf, expected_file_bytes, contiguous_writers);
+  return for_file(plan, comm, io_form, /*uses_mpiio=*/true, expected_file_bytes, contiguous_writers);
 }
 
 HintSession::HintSession() : impl_(std::make_unique<Impl>()) {}
@@ -214,7 +148,8 @@ bool HintSession::independent_writes() const noexcept { return impl_ && impl_->i
 void HintSession::set_record_variables(std::set<std::string> names) { impl_->record_vars = std::move(names); }
 
 std::string HintSession::verify_and_report(const std::string& file, const LayoutFacts& facts,
-                                           const std::string& final_name, bool write_behind_asked) {
+                                           const std::string& final_name, bool write_behind_asked,
+                                           const HintOptions& options) {
   Impl& im = *impl_;
   const std::string name = final_name.empty() ? file : final_name;
   if (im.rank != 0) return "{\"file\":\"" + name + "\",\"note\":\"the hint report is built on rank 0\"}";
@@ -226,9 +161,10 @@ std::string HintSession::verify_and_report(const std::string& file, const Layout
   verify(entries, im.io, ff, facts, records);
   const ReportFile which{file, final_name, im.uses_mpiio, static_cast<int>(im.io_form),
                          write_behind_asked && im.uses_mpiio, im.behind_blocker};
-  std::string json = report_json(which, im.resolved, im.io, entries, ff, facts);
-  if (im.resolved.report == HintReport::Full) std::fprintf(stderr, "%s\n", report_text(json).c_str());
-  if (im.resolved.report == HintReport::Summary) std::fprintf(stderr, "%s\n", report_summary(json).c_str());
+  const ReportLevel level = report_level(options, im.resolved.env_report);
+  std::string json = report_json(which, im.resolved, im.io, entries, ff, facts, level);
+  if (level.level == HintReport::Full) std::fprintf(stderr, "%s\n", report_text(json).c_str());
+  if (level.level == HintReport::Summary) std::fprintf(stderr, "%s\n", report_summary(json).c_str());
   return json;
 }
 

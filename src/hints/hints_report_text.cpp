@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "config/hints_report.hpp"
+#include "hints/hints_report.hpp"
 
 namespace nwpio::detail::hints {
 namespace {

@@ -1,4 +1,4 @@
-#include "config/compression_settings.hpp"
+#include "layout/compression_settings.hpp"
 
 #include <algorithm>
 #include <cctype>
