@@ -153,7 +153,7 @@ std::string HintSession::verify_and_report(const std::string& file, const Layout
   Impl& im = *impl_;
   const std::string name = final_name.empty() ? file : final_name;
   if (im.rank != 0) return "{\"file\":\"" + name + "\",\"note\":\"the hint report is built on rank 0\"}";
-  if (im.entries.empty()) return "{}";  // a default-constructed session: nothing resolved
+  if (im.entries.empty()) return "{}";  // a default-constructed HintSession: nothing resolved
   std::vector<Entry> entries = im.entries;
   const FileFacts ff = probe_file(file);
   auto records = im.record_vars;
