@@ -1,5 +1,5 @@
 #!/bin/bash
-# The model-loop matrix of docs/IO_SERVERS.md (issue 15 item 7): nwpio-bench model-loop with
+# The model-loop matrix of docs/IO_SERVERS.md: nwpio-bench model-loop with
 # 1 compute + 1 server and 2 compute + 1 server (oversubscribed on 2 cores), on /dev/shm and on
 # disk with fsync, and over TCP (the multi-node path) with both hand-off modes. Every cell runs
 # all its methods in the same job (rotated per repetition); the load average is recorded.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark sweep of issue 7: every method of nwpio-bench on the WRF 202-variable frame at
+# The benchmark sweep (docs/PERFORMANCE.md): every method of nwpio-bench on the WRF 202-variable frame at
 # 1, 2 and 4 ranks on a disk directory and on /dev/shm (2 ranks also with --fsync on disk), the
 # HAPS 1 km frame at a scale that fits the machine, and the shape x type x decomposition matrix.
 # Writes one JSON per run, a combined markdown table and a PNG chart (MB/s per method and rank
@@ -13,9 +13,8 @@
 #   --shm DIR   directory on tmpfs (default /dev/shm/nwpio-bench)
 #   --build DIR build tree (default build); --no-build uses it as it is
 # Environment: NP_LIST (default "1 2 4"), REPEAT (default 3), HAPS_SCALE (default 0.35).
-# Default sweep: about 5 minutes on a quiet 2-core machine before the raw variants of issue 12
-# (306 s with REPEAT=5); with the twelve raw-*/floor-* variants 48 min on the 2-core machine
-# shared with other builds (load average 11-19).
+# Default sweep, with the twelve raw-*/floor-* variants: 48 min on the 2-core machine shared with
+# other builds (load average 11-19, 2026-12-01).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
@@ -66,7 +65,8 @@ run() {
   mpirun -np "$np" "${extra[@]}" "$bench" --json "$out/$name.json" "$@" 2>"$out/$name.log" | tee "$out/$name.txt"
 }
 
-# 2 ranks split along west_east (issue 7's targets), 1 and 4 ranks as WRF chooses.
+# 2 ranks split along west_east (the cell of the targets in docs/PERFORMANCE.md), 1 and 4 ranks
+# as WRF chooses.
 decomp() { if [[ $1 == 2 ]]; then echo "--nproc-x 2 --nproc-y 1"; fi; }
 
 start=$(date +%s)

@@ -6,7 +6,9 @@
 #                                               C and C++ through ccache when it is installed
 # ccache keeps its cache outside the checkout: $CCACHE_DIR, default /var/cache/nwpio/ccache
 # (NWPIO_CCACHE=0 turns it off). CCACHE_BASEDIR = the checkout, so a clone in another folder
-# hits the same entries.
+# hits the same entries (debug information names the checkout ".": cmake/NwpioWarnings.cmake).
+# Each build's own hits and misses are counted in <build dir>/ccache-stats.log (ccache's stats
+# log: one entry per compilation, naming the file) and summed after the build.
 # Open MPI refuses to run as root without these; CI and these machines run as root.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 NWPIO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -58,19 +60,18 @@ nwpio_build() {
   # progress lines are dropped; warnings and errors are shown; the status is cmake's
   local target=()
   [[ -n ${NWPIO_BUILD_TARGET:-} ]] && target=(--target "$NWPIO_BUILD_TARGET")
-  local before=(0 0)
-  ((${#launcher[@]})) && read -ra before < <(nwpio_ccache_counts)
-  cmake --build "$dir" -j "$NWPIO_JOBS" "${target[@]}" 2>&1 | { grep -vE '^\[ *[0-9]+%\]' || true; }
-  local status=${PIPESTATUS[0]} after
-  if ((${#launcher[@]})); then
-    read -ra after < <(nwpio_ccache_counts)
-    nwpio_log "ccache ($CCACHE_DIR): $((after[0] - before[0])) hits, $((after[1] - before[1])) misses in this build"
-  fi
+  ((${#launcher[@]})) && : >"$dir/ccache-stats.log"
+  CCACHE_STATSLOG=$dir/ccache-stats.log cmake --build "$dir" -j "$NWPIO_JOBS" "${target[@]}" 2>&1 |
+    { grep -vE '^\[ *[0-9]+%\]' || true; }
+  local status=${PIPESTATUS[0]}
+  ((${#launcher[@]})) && nwpio_log "ccache ($CCACHE_DIR): $(nwpio_ccache_summary "$dir/ccache-stats.log")"
   return "$status"
 }
 
-# "hits misses" of the ccache statistics (totals; other builds on the machine count too).
-nwpio_ccache_counts() {
-  ccache --print-stats 2>/dev/null |
-    awk -F'\t' '$1=="direct_cache_hit"||$1=="preprocessed_cache_hit"{h+=$2} $1=="cache_miss"{m=$2} END{print h+0, m+0}'
+# "H hits, M misses in this build" from a ccache stats log, and the first files that missed.
+nwpio_ccache_summary() {
+  awk '/^# / {file = $2}
+       $1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" {h++}
+       $1 == "cache_miss" {m++; if (m <= 5) missed = missed " " file}
+       END {printf "%d hits, %d misses in this build%s\n", h, m, m ? " (first:" missed (m > 5 ? " ..." : "") ")" : ""}' "$1"
 }

@@ -1,22 +1,55 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds every configuration and runs the whole test suite.
-# CI runs exactly this (.ci/run). Exit code 0 only when every stage passed.
-#   stage 1: default build (Release, PnetCDF) and its tests, except the Slurm ones
+# Installs what is missing, builds every configuration and runs the test suite. CI runs exactly
+# this (.ci/run). Exit code 0 only when every stage passed. Each stage line prints the seconds
+# since the start; at the end (also when a stage fails) a table gives each stage's duration.
+#
+# Every kind of check runs, but each test only where it can find something new: the default
+# build runs every test at every rank count; the other configurations differ from it in their
+# compiler instrumentation, libraries or MPI, so they run the unit tests and each MPI test once,
+# at one uneven rank count (scripts/ctest_select.py picks it from the tests CMake registered).
+#   stage 1: default build (Release, PnetCDF): every test except the Slurm ones
 #   stage 2: the job scripts on a throw-away local Slurm (ctest -L slurm)
-#   stage 3: a build without PnetCDF and with the serial netCDF-C (io_form 0 and 2 only: no 11, no 13)
-#   stage 4: AddressSanitizer + UndefinedBehaviorSanitizer build, unit and MPI tests
-#   stage 5: libFuzzer runs of the namelist, iofields and hints readers (clang)
+#   stage 3: a build without PnetCDF and with the serial netCDF-C (io_form 0 and 2 only: no 11, no
+#            13): what differs is the code compiled without PnetCDF and the serial library; the
+#            rank counts exercise the same rearranger code as in stage 1, so each MPI test once
+#   stage 4: AddressSanitizer + UndefinedBehaviorSanitizer build: the unit tests, the fuzz
+#            corpora and each MPI test once (memory errors do not depend on the rank count; the
+#            uneven split is the one with the most edge cases); not the tests labelled
+#            not_sanitized (their CMake files say why)
+#   stage 5: libFuzzer runs of the namelist, iofields, hints and WRF-call readers (clang), two at
+#            a time
 #   stage 6: MPICH: PnetCDF built for MPICH (once per machine, scripts/build-pnetcdf-mpich.sh),
-#            nwpio built against both (build-mpich/), and the tests under mpiexec.mpich,
-#            the Slurm job scripts included
+#            nwpio built against both (build-mpich/); the unit tests and each MPI test once under
+#            mpiexec.mpich (what differs is the MPI library, ROMIO and the launcher, not the
+#            decomposition), then the Slurm job scripts with srun --mpi=pmi2
 #   stage 7: the real WRF model writing through nwpio (scripts/wrf-check.sh; WRF is built once per
 #            machine into /var/cache/nwpio, so only the first run on a machine pays for it)
 #   stage 8: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules,
 #            nwpio from a clean clone installed in $HOME, module load nwpio, mini_wrf under sbatch,
 #            the real WRF linked with nwpio-wrf and unlinked
+# NWPIO_CTEST_JOBS (default 2) runs that many tests at once; NWPIO_FUZZ_SECONDS (default 20) is
+# each fuzz run's length.
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 source "$(dirname "$0")/build-pnetcdf-mpich.sh"
+t0=$SECONDS
+stage_name="" stage_t0=$SECONDS stage_times=()
+# stage NAME: closes the running stage (its duration goes into the table) and opens NAME.
+stage() {
+  [[ -n $stage_name ]] && stage_times+=("$(printf '%6d s  %s' $((SECONDS - stage_t0)) "$stage_name")")
+  stage_name=$* stage_t0=$SECONDS
+  nwpio_log "=== $* (at $((SECONDS - t0)) s)"
+}
+# The table of stage durations; on failure the last line is the stage that failed.
+stage_table() {
+  local status=$?
+  [[ -n $stage_name ]] && stage_times+=("$(printf '%6d s  %s' $((SECONDS - stage_t0)) "$stage_name")")
+  nwpio_log "stage durations ($((SECONDS - t0)) s in all$( ((status)) && echo ", failed in the last one")):"
+  printf '%s\n' "${stage_times[@]}"
+}
+trap stage_table EXIT
+
+stage "packages: install what is missing"
 # Slurm and munge for the job-script tests; python3 is the tests' independent reader of TOML/JSON;
 # strace proves the fsync-before-rename order; clang, its runtime and llvm-symbolizer for the
 # fuzzers and the sanitizer reports; cdo and Debian's xarray + netCDF4 read the files' dates as
@@ -25,15 +58,17 @@ source "$(dirname "$0")/build-pnetcdf-mpich.sh"
 # (tests/install, the cluster stage).
 nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14 \
   cdo python3-xarray python3-netcdf4 lmod "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
-t0=$SECONDS
-stage() { nwpio_log "=== $* ($((SECONDS - t0)) s)"; }
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }
+# The ctest -R of the unit tests and each MPI test once in build tree $1 (see above), without the
+# tests whose labels match $2 (assigned first, so that a failure stops the script).
+once() { python3 "$NWPIO_ROOT/scripts/ctest_select.py" "$1" --exclude-labels "$2"; }
+jobs=${NWPIO_CTEST_JOBS:-2}
 
 stage "build: default configuration (Release, PnetCDF)"
 mkdir -p "$NWPIO_ROOT/build"
 nwpio_build "$NWPIO_ROOT/build"
 stage "test: default configuration"
-run_ctest "$NWPIO_ROOT/build" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
+run_ctest "$NWPIO_ROOT/build" -j "$jobs" -LE slurm
 
 stage "test: job scripts on a local Slurm (ctest -L slurm)"
 run_ctest "$NWPIO_ROOT/build" -L slurm
@@ -43,35 +78,34 @@ mkdir -p "$NWPIO_ROOT/build-nopnetcdf"
 # (the Fortran bindings' io_form 2 path is tested in the default build: fortran_kinds_serial_np3)
 nwpio_build "$NWPIO_ROOT/build-nopnetcdf" -DNWPIO_WITH_PNETCDF=OFF -DNWPIO_NETCDF=serial -DNWPIO_BUILD_BENCH=OFF \
   -DNWPIO_BUILD_FORTRAN=OFF
-stage "test: without PnetCDF"
-run_ctest "$NWPIO_ROOT/build-nopnetcdf" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
+stage "test: without PnetCDF (unit tests, each MPI test once)"
+selected=$(once "$NWPIO_ROOT/build-nopnetcdf" slurm)
+run_ctest "$NWPIO_ROOT/build-nopnetcdf" -j "$jobs" -R "$selected"
 
 stage "build: AddressSanitizer + UndefinedBehaviorSanitizer (no bench)"
 mkdir -p "$NWPIO_ROOT/build-asan"
 nwpio_build "$NWPIO_ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNWPIO_SANITIZE=address,undefined \
   -DNWPIO_BUILD_BENCH=OFF
-stage "test: unit and MPI tests under the sanitizers (suppressions: tests/sanitizers/*.supp)"
-# Not here: reliability_killed_run (91 s under ASan; it tests process kills, not memory),
-# nwpio_ompio_writer_alone_np* (52-58 s each under ASan; Open MPI's sieving race after a Writer
-# opened a stream, the guard's code runs in every stream here) and fortran_install_consumers (its
-# consumer is built without the sanitizer against the sanitized library); all run in the Release
-# stage.
-"$NWPIO_ROOT/tests/sanitizers/run_ctest.sh" "$NWPIO_ROOT/build-asan" -j "${NWPIO_CTEST_JOBS:-2}" --timeout 900 \
-  -LE 'slurm|^fuzz$|bench' -E 'reliability_killed_run|fortran_install_consumers|nwpio_ompio_writer_alone'
+stage "test: sanitizers: unit tests, fuzz corpora, each MPI test once (suppressions: tests/sanitizers/*.supp)"
+# Not the install label either: installing and building consumers is not about memory, and the
+# installed programs run the code the demo and MPI tests run here.
+selected=$(once "$NWPIO_ROOT/build-asan" 'slurm|fuzz|bench|install|not_sanitized')
+"$NWPIO_ROOT/tests/sanitizers/run_ctest.sh" "$NWPIO_ROOT/build-asan" -j "$jobs" --timeout 900 -R "$selected"
 
 stage "build: fuzz targets (clang, libFuzzer + ASan + UBSan)"
 mkdir -p "$NWPIO_ROOT/build-fuzz"
 CC=clang CXX=clang++ NWPIO_BUILD_TARGET=nwpio_fuzz nwpio_build "$NWPIO_ROOT/build-fuzz" -DNWPIO_BUILD_FUZZ=ON \
   -DNWPIO_BUILD_FORTRAN=OFF -DNWPIO_BUILD_BENCH=OFF
-stage "test: short fuzz runs (${NWPIO_FUZZ_SECONDS:-20} s each)"
-run_ctest "$NWPIO_ROOT/build-fuzz" -L fuzz
+stage "test: short fuzz runs (${NWPIO_FUZZ_SECONDS:-20} s each, $jobs at a time)"
+run_ctest "$NWPIO_ROOT/build-fuzz" -j "$jobs" -L fuzz
 
 stage "build: MPICH (PnetCDF for MPICH, cached per machine; nwpio with -DNWPIO_MPI=mpich)"
 nwpio_pnetcdf_mpich
 mkdir -p "$NWPIO_ROOT/build-mpich"
 nwpio_build "$NWPIO_ROOT/build-mpich" -DNWPIO_MPI=mpich -DCMAKE_PREFIX_PATH="$NWPIO_PNETCDF_MPICH_PREFIX"
-stage "test: MPICH (mpiexec.mpich)"
-run_ctest "$NWPIO_ROOT/build-mpich" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
+stage "test: MPICH (mpiexec.mpich; unit tests, each MPI test once)"
+selected=$(once "$NWPIO_ROOT/build-mpich" slurm)
+run_ctest "$NWPIO_ROOT/build-mpich" -j "$jobs" -R "$selected"
 stage "test: MPICH, job scripts on a local Slurm (mpiexec.mpich, srun --mpi=pmi2)"
 run_ctest "$NWPIO_ROOT/build-mpich" -L slurm
 
@@ -81,4 +115,4 @@ NWPIO_BUILD_DIR="$NWPIO_ROOT/build" "$NWPIO_ROOT/scripts/wrf-check.sh"
 stage "test: a cluster as an unprivileged user (scripts/cluster-check.sh)"
 "$NWPIO_ROOT/scripts/cluster-check.sh"
 
-stage "all stages passed in $((SECONDS - t0)) s"
+nwpio_log "all stages passed" # the table (trap) closes the last stage

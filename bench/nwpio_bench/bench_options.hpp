@@ -1,4 +1,4 @@
-// nwpio-bench's command line (issue 7 item 4):
+// nwpio-bench's command line:
 //   mpirun -np N nwpio-bench --workload wrf|haps|matrix [--e-we N --e-sn N --e-vert N | --scale F]
 //          [--nproc-x N --nproc-y N] [--fsync] --dir DIR --repeat R --json FILE [--methods a,b,...]
 #pragma once

@@ -1,5 +1,5 @@
-// nwpio-bench: nwpio against the hardware ceiling and against the ways WRF writes today
-// (issue 7). See docs/PERFORMANCE.md for what each method is and how to read the numbers.
+// nwpio-bench: nwpio against the hardware ceiling and against the ways WRF itself writes.
+// See docs/PERFORMANCE.md for what each method is and how to read the numbers.
 #include <mpi.h>
 
 #include <exception>
@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int rc = 0;
   try {
-    // issue 15: bench/nwpio_bench/model_loop.hpp, progress_probe.hpp
+    // Subcommands: bench/nwpio_bench/model_loop.hpp, progress_probe.hpp
     const std::string_view sub = argc > 1 ? argv[1] : "";
     if (sub == "model-loop" || sub == "progress-probe") {
       rc = sub == "model-loop" ? nwpio::bench::run_model_loop(argc - 1, argv + 1)

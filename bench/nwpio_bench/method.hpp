@@ -1,4 +1,4 @@
-// A method of writing one frame (issue 7 item 2). The runner (runner.cpp) calls, per repetition:
+// A method of writing one frame. The runner (runner.cpp) calls, per repetition:
 //   prepare()  untimed: allocate, build plans, write warm-up frames (their files are removed)
 //   run()      timed, between two barriers: create the file, write the frame, [sync], close
 //   finish()   untimed: report what was written, free everything (peak RSS is read before)

@@ -40,7 +40,7 @@ std::string RawVariant::describe() const {
 
 const std::vector<RawVariant>& raw_variants() {
   static const std::vector<RawVariant> variants = {
-      {"all-cb", true, true, 0, false},         // the reference before issue 12
+      {"all-cb", true, true, 0, false},         // MPI-IO's default (collective buffering)
       {"all", true, false, 0, false},           // as nwpio's writers call it
       {"at", false, false, 0, false},           // no collective at all
       {"all-64m", true, false, std::int64_t{64} << 20, false},

@@ -1,4 +1,4 @@
-// WRF's two compressed netCDF-4 patterns, reproduced with netCDF-C (issue 16 item 5):
+// WRF's two compressed netCDF-4 patterns, reproduced with netCDF-C:
 //   "wrf-io13": external/io_netcdfpar/wrf_io.F90 (io_form 13): nc_create_par(NETCDF4 |
 //     CLASSIC_MODEL, MPI_INFO_NULL), the global chunk cache set to (32, 37, 1.0) as WRF's
 //     NF_SET_CHUNK_CACHE(32, 37, 100), NOFILL (module_io adds NOFILL=.TRUE.), per horizontal field

@@ -1,4 +1,4 @@
-// nwpio-bench model-loop (issue 15 item 7): what output costs a model that computes between
+// nwpio-bench model-loop: what output costs a model that computes between
 // frames. N steps of calibrated compute (a fixed busy loop per step, the same work for every
 // method) with a history frame every M steps, run in the same job with
 //   none           no output at all (the loop alone)

@@ -1,4 +1,4 @@
-// nwpio-bench progress-probe (issue 15 item 2): does a large nonblocking send move while the
+// nwpio-bench progress-probe: does a large nonblocking send move while the
 // sender computes without calling MPI? Rank 0 posts MPI_Isend of --mb megabytes to rank 1 (which
 // posted its MPI_Irecv first and waits in it), computes --seconds without an MPI call, then
 // waits for the send. Printed per repetition: when rank 1 had the data, and how long rank 0 then

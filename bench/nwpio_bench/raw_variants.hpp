@@ -1,9 +1,9 @@
-// The raw references (issue 7 item 2, issue 12 item 8): the frame's bytes written with plain
+// The raw references: the frame's bytes written with plain
 // MPI-IO, no netCDF, in several ways; the `ceiling` of a case is the fastest of them and the
 // `netcdf-floor` the fastest of the same ways with one byte-swap pass first.
 //
-// Why several: one 1 GB MPI_File_write_at_all per rank was slower than nwpio at large frames
-// (issue 12), so it bounded nothing. What makes a raw write slow or fast is measured, not
+// Why several: one 1 GB MPI_File_write_at_all per rank with collective buffering is slower than
+// nwpio at large frames, so alone it bounds nothing. What makes a raw write slow or fast is measured, not
 // assumed: collective buffering (OMPIO/ROMIO two-phase copies every byte through aggregator
 // buffers), a collective against an independent call, one huge request against requests of a
 // round's size, and where the buffer lives (heap, or MPI shared memory as nwpio's slabs).

@@ -1,4 +1,4 @@
-// The results: a table on stdout and the JSON file (issue 7 item 5).
+// The results: a table on stdout and the JSON file.
 #pragma once
 
 #include <mpi.h>

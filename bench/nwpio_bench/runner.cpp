@@ -282,15 +282,15 @@ std::vector<CaseResult> run_all(const BenchOptions& options, std::vector<Case> c
     });
     cr.model_bytes_per_rank = gather_all(comm, model->memory_bytes(), size);
     cr.largest_variable_bytes = largest_variable(c);
-    detail::HintSession session, slab_session;
+    detail::HintSession frame_hints, slab_hints;
     detail::run_and_agree(comm, [&] {
-      session = detail::HintSession::resolve(hints, IoForm::Pnetcdf, comm, c.frame_bytes + (64 << 10));
+      frame_hints = detail::HintSession::resolve(hints, IoForm::Pnetcdf, comm, c.frame_bytes + (64 << 10));
     });
     detail::run_and_agree(comm, [&] {
-      slab_session = detail::HintSession::resolve(hints, IoForm::Pnetcdf, comm, c.frame_bytes + (64 << 10), true);
+      slab_hints = detail::HintSession::resolve(hints, IoForm::Pnetcdf, comm, c.frame_bytes + (64 << 10), true);
     });
     if (info.hints_report_json.empty()) {
-      std::string report = session.verify_and_report(run_dir, detail::LayoutFacts{});
+      std::string report = frame_hints.verify_and_report(run_dir, detail::LayoutFacts{});
       if (rank == 0) info.hints_report_json = report;
     }
 
@@ -303,8 +303,8 @@ std::vector<CaseResult> run_all(const BenchOptions& options, std::vector<Case> c
     ctx.comm = comm;
     ctx.rank = rank;
     ctx.size = size;
-    ctx.info = session.info();
-    ctx.info_slabs = slab_session.info();
+    ctx.info = frame_hints.info();
+    ctx.info_slabs = slab_hints.info();
 
     std::vector<MethodState> states;
     for (const std::string& name : expand_methods(options.methods)) {

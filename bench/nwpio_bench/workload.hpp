@@ -1,4 +1,4 @@
-// The workloads of nwpio-bench (issue 7 item 1). A workload is a list of cases; every method
+// The workloads of nwpio-bench. A workload is a list of cases; every method
 // writes every case's frame in the same run.
 //   wrf:    WRF's 202-variable history frame (wrf::history_schema) on a CONUS-like grid,
 //           425 x 300 x 35 mass points (--e-we 426 --e-sn 301 --e-vert 36).

@@ -1,4 +1,4 @@
-// The real-field workload (issue 16 item 4): compression ratios on the fill rule mean nothing,
+// The real-field workload: compression ratios on the fill rule mean nothing,
 // so "wrfreal" writes the fields of a real WRF 4.7.1 run, ../shared/wrf/em_quarter_ss/
 // wrfout_io_form11.nc (idealised supercell, 41 x 41 x 40 mass points, 161 fields + Times), on the
 // benchmark's horizontal grid: the schema is the file's variables (names, types, dimensions,

@@ -1,6 +1,6 @@
-// iofields: WRF's run-time I/O field list (iofields_filename). Owned by the namelist work
-// (issue 3); the file is read and parsed when a stream is opened (read_iofields), and applied
-// to the schema when the Writer is built (apply_iofields).
+// iofields: WRF's run-time I/O field list (iofields_filename). The file is read and parsed when
+// a stream is opened (read_iofields), and applied to the schema when the Writer is built
+// (apply_iofields).
 //
 // Lines:  +:h:0:RAINC,RAINNC   add variables to the history stream (stream h, id 0)
 //         -:h:0:W,PB           remove them

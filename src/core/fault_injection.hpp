@@ -1,4 +1,4 @@
-// Test-only fault injection for the Writer (issue 8: collective agreement tests). A test arms a
+// Test-only fault injection for the Writer (the collective agreement tests). A test arms a
 // fault for one phase and one rank; when that rank of the Writer's communicator reaches the
 // phase, the Writer throws Error(kind, "injected fault at <phase> on rank <r>") exactly where a
 // real local failure of that phase would surface, and the fault disarms itself. The other ranks

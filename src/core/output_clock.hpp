@@ -1,5 +1,5 @@
 // Output timing of a stream: is a model date an output time (history_begin, history_interval
-// after start_date)? Owned by the namelist work (issue 3); Writer::output_due() calls it.
+// after start_date)? Writer::output_due() calls it.
 //
 // A date is due when  date - start = history_begin + n * history_interval  for some n >= 0.
 // history_interval 0 turns the stream off (enabled() is false, no date is due); -1 (the

@@ -74,9 +74,9 @@ HintPlan HintPlan::resolve(const HintOptions& options, MPI_Comm comm) {
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   // Every rank, before any file of the stream is opened: OMPIO's write data sieving corrupts
   // collective writes on whichever rank aggregates (open-mpi/ompi#12718), not only on rank 0,
-  // which alone translates the hints (and so reached the guard there only, until stop 21: after
-  // a Writer alone in its process the trigger pattern still lost pieces, test
-  // WriterAlone.EveryRankStopsSievingOnceAStreamIsOpen).
+  // which alone translates the hints; a guard reached through the translation alone would leave
+  // the other ranks sieving (test WriterAlone.EveryRankStopsSievingOnceAStreamIsOpen: after a
+  // Writer alone in its process the trigger pattern loses no piece).
   guard_ompio_write_data_sieving();
   run_and_agree(comm, [&] {
     if (rank != 0) return;
@@ -153,7 +153,7 @@ std::string HintSession::verify_and_report(const std::string& file, const Layout
   Impl& im = *impl_;
   const std::string name = final_name.empty() ? file : final_name;
   if (im.rank != 0) return "{\"file\":\"" + name + "\",\"note\":\"the hint report is built on rank 0\"}";
-  if (im.entries.empty()) return "{}";  // a default-constructed session: nothing resolved
+  if (im.entries.empty()) return "{}";  // a default-constructed HintSession: nothing resolved
   std::vector<Entry> entries = im.entries;
   const FileFacts ff = probe_file(file);
   auto records = im.record_vars;

@@ -60,7 +60,7 @@ class HintSession {
   HintSession(HintSession&&) noexcept;
   HintSession& operator=(HintSession&&) noexcept;
 
-  MPI_Info info() const noexcept;  // MPI_INFO_NULL when nothing is set; owned by the session
+  MPI_Info info() const noexcept;  // MPI_INFO_NULL when nothing is set; owned by this HintSession
   // The same on every rank: what was passed turns collective buffering off and leaves
   // independent I/O allowed, so a writer's contiguous slab may go out as an independent write
   // (io_form 11's write-behind; its wait is then local). False when nothing goes to MPI-IO.

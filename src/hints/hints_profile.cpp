@@ -24,7 +24,7 @@ std::string where(const Value& v, const std::string& path) {
   return path + ":" + std::to_string(loc.line());
 }
 
-// Errors say exactly where: "file:line:column" (issue 8: every hints error names its column).
+// Errors say exactly where: "file:line:column" (every hints error names its column).
 // The origin of a value in the hint report stays "file:line" (where()).
 std::string where_exact(const Value& v, const std::string& path) {
   const auto loc = v.location();

@@ -10,7 +10,7 @@
 //   stripe_count = 72
 //
 // A malformed value is an Error(Config) "file:line: ..."; an unknown key is a warning naming
-// the nearest valid key. Called on rank 0 only (the session broadcasts the result).
+// the nearest valid key. Called on rank 0 only (HintSession::resolve broadcasts the result).
 #pragma once
 
 #include <map>

@@ -14,7 +14,10 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 std::string chunk_text(const std::vector<std::size_t>& chunks) {
   std::string out;
-  for (std::size_t c : chunks) out += (out.empty() ? "" : "x") + std::to_string(c);
+  for (std::size_t c : chunks) {
+    if (!out.empty()) out += 'x';
+    out += std::to_string(c);
+  }
   return out;
 }
 

@@ -104,7 +104,7 @@ OmpioGuard run_guard() {
   }
   // No MPI_T_finalize: in Open MPI 4.1 it closes the frameworks MPI_T_init_thread opened, and
   // the first MPI_File_open then loads the component afresh with sieving on again (measured).
-  // The tool-interface session stays open until MPI_Finalize.
+  // The tool interface stays initialised until MPI_Finalize.
   return g;
 }
 

@@ -16,7 +16,7 @@
 //      so then the value is set in the variable's storage, which the loaded component exports
 //      as mca_fbtl_posix_write_datasieving;
 //   4. read back through MPI_T: the note says what holds now.
-// The MPI_T session stays open (MPI_T_finalize would unload the component, and the next file
+// The MPI tool interface stays initialised (MPI_T_finalize would unload the component, and the next file
 // open would load it with sieving on again). Measured with the trigger pattern below (P ranks
 // write adjacent 100-byte pieces with one MPI_File_write_at_all, cb_nodes=P, on disk, 300
 // times): 34 and 46 of 300 pieces wrong at 3 ranks, 16 and 18 at 4 ranks without the guard;

@@ -258,7 +258,7 @@ std::string namelist_with(const std::string& name, const std::string& time_contr
 
 }  // namespace
 
-// Issue 12: a bad hints profile, a missing output directory, a bad iofields file fail in
+// A bad hints profile, a missing output directory, a bad iofields file fail in
 // nwpio_open itself (history_begin = 45 minutes: the first frame would come much later), on
 // every rank, and nothing is created.
 TEST(CApi, ConfigurationErrorsFailAtOpen) {

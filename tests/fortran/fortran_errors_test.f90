@@ -25,7 +25,7 @@ program fortran_errors_test
   call nwpio_read_model_settings(MPI_COMM_WORLD, namelist, 1, ms)
   nx = -1; ny = -1
   call nwpio_decompose(ms%e_we, ms%e_sn, ms%e_vert, nranks, rank, nx, ny, b)
-  ! A configuration error fails in nwpio_open itself, not at the first frame (issue 12).
+  ! A configuration error fails in nwpio_open itself, not at the first frame.
   call nwpio_open(s_bad, MPI_COMM_WORLD, namelist, 1, rc, output_dir=trim(outdir) // '/no/such/dir')
   call expect(rc, 'No such file or directory', 'nwpio_open into a missing output directory')
   call nwpio_open(s, MPI_COMM_WORLD, namelist, 1, output_dir=outdir)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The installed programs run from a prefix with a clean environment (issue 12): installs the
+# The installed programs run from a prefix with a clean environment: installs the
 # build into a fresh temporary prefix (`cmake --install BUILD --prefix P`, every component),
 # then runs P/bin/nwpio-check, nwpio-demo and nwpio-bench under `env -i` with only PATH (and,
 # as root, Open MPI's two run-as-root variables): no LD_LIBRARY_PATH, no build tree. nwpio-demo

@@ -228,7 +228,7 @@ TEST(SerialGather, PeakBufferWithinTheConfiguredBound) {
     OutputOptions o = options_for({"bound", IoForm::NetcdfSerial, classic}, scratch_dir(classic ? "bound_cdf2" : "bound_nc4"));
     o.serial_chunk_bytes = largest / 3;  // the largest variable needs several rounds
     const Written w = write_case(d, schema, o);
-    // The bound is own data + one variable + the chunk; nwpio's staging alone stays
+    // The bound is own data + one variable + the chunk; nwpio's staging alone stays
     // within the chunk (the model's own arrays are not copied).
     const std::int64_t bound = own + largest + o.serial_chunk_bytes;
     for (const FrameStats& f : w.stats.frames) {

@@ -1,4 +1,4 @@
-// The hint report as a WRF user sees it (issue 12): one line per file by default, naming the
+// The hint report as a WRF user sees it: one line per file by default, naming the
 // final file (not the .nwpio-tmp name it was opened under), the profile, what was set and every
 // setting dropped, overridden or contradicted; no MPI-IO layer for io_form 2; and the level
 // chosen by namelist < API < environment.

@@ -255,7 +255,7 @@ TEST(StreamBuilder, BuildsTheSameStreamAndAgreesOnTheDefinitions) {
   EXPECT_NE(std::string(e->what()).find("ranks defined different variables"), std::string::npos) << e->what();
 }
 
-// Issue 12: configuration errors at open, on every rank, with nothing left on disk.
+// Configuration errors at open, on every rank, with nothing left on disk.
 TEST(ErrorsAtOpen, BadConfigurationFailsBeforeAnyFrameAndLeavesNothing) {
   const std::string dir = fresh_dir("open_errors");
   const ModelShape shape;

@@ -125,8 +125,8 @@ TEST(OmpioGuard, AdjacentCollectivePiecesAreIntact) {
 
 // Run alone in its process (CMake: nwpio_ompio_writer_alone_np<N>, nothing calls the guard
 // before): once a Writer has opened its stream, no rank sieves any more, so the trigger loses
-// nothing on any aggregator. (Until stop 21 the Writer reached the guard on rank 0 only, through
-// the hint translation; then the other ranks still lost 10-30 of 900 pieces.)
+// nothing on any aggregator. (With the guard reached on rank 0 only, through the hint
+// translation, the other ranks still lose 10-30 of 900 pieces.)
 TEST(WriterAlone, EveryRankStopsSievingOnceAStreamIsOpen) {
   if (guard_skipped()) GTEST_SKIP() << "NWPIO_TEST_SKIP_OMPIO_GUARD is set";
   {

@@ -1,4 +1,4 @@
-// Collective agreement (issue 8, item 1): exactly one rank fails in each phase of a stream --
+// Collective agreement: exactly one rank fails in each phase of a stream --
 // open, define, put, end_frame, close -- at 2 to 4 ranks, first the last rank, then rank 0.
 // Every rank must get the same Error (kind and text, naming the failing rank), quickly (no rank
 // waits in a collective the failed rank never joins: a hang would hit the ctest TIMEOUT, and

@@ -1,4 +1,4 @@
-// Bad input everywhere (issue 8, item 5), through the collective entry points a model uses:
+// Bad input everywhere, through the collective entry points a model uses:
 // namelist.input (OutputOptions::from_namelist, read_model_settings), an iofields file and a
 // hints profile (both through the Writer constructor). Every error is Error(Config) on every
 // rank and starts with "file:line:column:" -- the position of the offending text, computed from

@@ -1,4 +1,4 @@
-// Disk and file-system failures (issue 8, item 3): a file-size limit (EFBIG), a full file
+// Disk and file-system failures: a file-size limit (EFBIG), a full file
 // system (ENOSPC on a small tmpfs), a read-only file system, a directory the user may not
 // write (EACCES), and a directory that disappears between frames. Each must give the same
 // nwpio::Error on every rank, naming the file and the system's reason; files finished earlier

@@ -109,6 +109,13 @@ TEST(WriterChunks, ShapesThatSplitRowsOrPlanesAreRefused) {
 // Every writer gets a share of every variable with i and j; every cut lies on a chunk boundary
 // of its variable; the pieces of one round are within one chunk of even; small variables stay
 // whole; the rows are covered once, in order.
+// The shape as users write it in chunk= and as errors name it.
+TEST(WriterChunks, ChunkTextJoinsTheSizesWithX) {
+  EXPECT_EQ(chunk_text({}), "");
+  EXPECT_EQ(chunk_text({7}), "7");
+  EXPECT_EQ(chunk_text({1, 1, 38, 425}), "1x1x38x425");
+}
+
 TEST(SplitShared, EveryWriterAShareOfEveryVariableCutOnChunkBoundaries) {
   for (int writers : {1, 2, 3, 4, 5}) {
     for (std::int64_t limit : {std::int64_t{1} << 30, std::int64_t{20'000}}) {

@@ -1,5 +1,5 @@
 // nwpio-demo's command line. Options given explicitly on the command line override the
-// namelist; options not given take the namelist's value, else the default of issue 2.
+// namelist; options not given take the namelist's value, else the built-in default (demo_config.hpp).
 #include "demo_config.hpp"
 
 #include <CLI/CLI.hpp>

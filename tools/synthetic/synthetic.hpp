@@ -1,12 +1,12 @@
 // A synthetic WRF-like model and its checker, shared by nwpio-demo, the tests and the benchmarks.
 //
-// Fill rule (issue 2): the variable with netCDF id v in its file, at 0-based global indices
+// Fill rule: the variable with netCDF id v in its file, at 0-based global indices
 // i (along west_east or west_east_stag), j (along south_north or south_north_stag), k (along any
 // other non-Time dimension), 0 where a dimension is absent, in frame t (0-based over the whole
 // run) holds (7*i + 13*j + 17*k + 19*t + 23*v) mod 1021, converted to the variable's type.
 // Times (id 0) holds the frame's date, so schema variable s has id s + 1.
 //
-// Time coordinate (issue 12): nwpio-demo fills WRF's XTIME as WRF does, with the minutes from
+// Time coordinate: nwpio-demo fills WRF's XTIME as WRF does, with the minutes from
 // the simulation start (named in XTIME's units, "minutes since 2019-06-01 00:00:00") to the
 // frame's date, so that CDO, xarray and NCL show the right dates. A model filled with a date
 // (fill(frame, date)) does that; every other value keeps the fill rule.
