@@ -1,6 +1,6 @@
 // The logical hint settings nwpio models (one table), their value syntax, and the typo check.
 // A setting's value is one of: "default" (pass nothing: the MPI-IO / PnetCDF default holds),
-// "auto" (nwpio's derived rule, see hints_derive.hpp), or a concrete value in canonical text:
+// "auto" (nwpio's derived rule, see derive() in hints_merge.hpp), or a concrete value in canonical text:
 // a decimal integer (counts, bytes) or "true"/"false".
 #pragma once
 
