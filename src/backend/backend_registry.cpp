@@ -110,6 +110,14 @@ BuiltBackends built_backends() noexcept {
 
 bool built_with_pnetcdf() noexcept { return built_backends().pnetcdf; }
 
+std::vector<IoForm> built_io_forms() {
+  std::vector<IoForm> out;
+  for (const BackendEntry& e : kBackends) {
+    if (e.make) out.push_back(e.io_form);
+  }
+  return out;
+}
+
 std::string supported_io_forms(const BuiltBackends& built) {
   std::string out;
   for (const BackendEntry& e : kBackends) {

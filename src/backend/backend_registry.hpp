@@ -11,6 +11,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "backend/backend.hpp"
 #include "nwpio/options.hpp"
@@ -24,6 +25,9 @@ struct BuiltBackends {
 };
 BuiltBackends built_backends() noexcept;
 bool built_with_pnetcdf() noexcept;
+// The io_forms this libnwpio can make a backend for, in the table's order (tests run the same
+// checks against each).
+std::vector<IoForm> built_io_forms();
 
 // A WRF io_form number as nwpio's IoForm; Error(Unsupported) listing the known ones otherwise.
 IoForm io_form_from_number(std::int64_t value);
