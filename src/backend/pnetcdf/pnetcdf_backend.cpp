@@ -179,6 +179,13 @@ class PnetcdfBackend final : public Backend {
     }
     statuses_.assign(requests_.size(), NC_NOERR);
     const int rc = ncmpi_wait_all(ncid_, static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+    if (deferred) {
+      // Every rank's small writes (Times, the header's record count) are in the file before any
+      // rank's slab goes behind: a file system that serialises writes to one file (ext4's inode
+      // lock) would otherwise hold rank 0's 19-byte Times write behind another rank's slab write
+      // for as long as that takes, inside the model's frame.
+      mpi_check(MPI_Barrier(comm_), "MPI_Barrier(before the slabs go behind)");
+    }
     std::optional<Error> slab_failed;
     try {
       if (deferred && slab.size > 0 && !failed) {
