@@ -19,7 +19,7 @@ namespace {
 
 // A failure in the background names the file as users know it, then what failed.
 Error about(const InFlightFile& f, const Error& e) {
-  return Error(e.kind(), f.commit.final_path + " (written behind the model): " + e.what());
+  return Error(e.kind(), f.commit.final_path + " (written behind the model): " + f.commit.readable(e.what()));
 }
 
 bool exists(const std::string& path) {
@@ -173,7 +173,7 @@ void CommitService::run_finish(InFlightFile& f, bool give_up) {
     try {
       // This rank's bytes on stable storage (on Lustre and GPFS only the client that cached
       // them can flush them), then its mark; the mark that completes the ledger commits.
-      if (f.sync) sync_path(f.commit.temp, O_RDONLY);
+      if (f.sync) sync_path(f.commit.temp, O_RDONLY | O_NOFOLLOW);
       if (mark_ledger(f.ledger, f.slot, f.slots)) {
         try {
           commit_file(f.commit);
