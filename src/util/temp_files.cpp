@@ -217,6 +217,12 @@ void write_file_atomically(const std::string& path, std::string_view text) {
 }
 
 void remove_private_dir_if_empty(const std::string& dir) noexcept {
-  ::rmdir(private_dir_of(dir).c_str());  // fails (ENOTEMPTY) while another stream uses it
+  // Only this user's own folder: a name someone else planted there (their folder, empty or not,
+  // a symbolic link) is left as it is. rmdir fails (ENOTEMPTY) while another stream uses it.
+  const std::string mine = private_dir_of(dir);
+  struct stat st {};
+  if (::lstat(mine.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) return;
+  ::rmdir(mine.c_str());
 }
+
 }  // namespace nwpio::detail

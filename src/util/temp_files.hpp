@@ -89,8 +89,8 @@ std::shared_ptr<const PrivateDir> make_with_file(const std::string& dir, std::st
 // written through. Throws Error(Io).
 void write_file_atomically(const std::string& path, std::string_view text);
 
-// Removes the private folder of `dir` when it is empty (other streams may still use it);
-// never throws.
+// Removes the private folder of `dir` when it is empty (other streams may still use it) and is
+// a folder of this user (anything else under its name is left alone); never throws.
 void remove_private_dir_if_empty(const std::string& dir) noexcept;
 
 }  // namespace nwpio::detail
