@@ -400,6 +400,78 @@ TEST_P(SharedDirectory, ModesFollowTheUmask) {
   }
 }
 
+// The servers' files (one server, the other ranks compute; every io_form): a symbolic link
+// at the temporary name is refused with the same error on every compute rank, one at the final
+// name is replaced; the file behind the links stays untouched either way.
+TEST(SharedDirectoryServers, PlantedNamesNeverRedirectAServersWrite) {
+  if (nranks() < 2) GTEST_SKIP() << "I/O servers need 2 ranks or more";
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, to plant names as another user";
+  const std::vector<Attack> all = attacks();
+  for (const IoCase& io : io_cases()) {
+    for (const Attack& attack : all) {
+      if (attack.name != std::string("temp_symlink") && attack.name != std::string("final_symlink")) continue;
+      SCOPED_TRACE(std::string(io.name) + " servers " + attack.name);
+      const Place p = make_place(std::string("servers_") + io.name + "_" + attack.name);
+      Snapshot before;
+      if (my_rank() == 0) {
+        attack.plant(p);
+        before = snapshot_outside(p);
+      }
+      MPI_Barrier(world());
+      {
+        IoServers servers(world(), 1, 1);
+        if (!servers.is_server()) {
+          const MPI_Comm comm = servers.compute_comm();
+          ModelShape shape;
+          Model model(comm, shape);
+          std::string text;
+          bool threw = false;
+          try {
+            StreamBuilder b(comm, options_of(io, p.out), servers);
+            b.set_domain(model.decomposition());
+            for (const DimSpec& d : model.schema().dimensions()) b.add_dimension(d.name, d.length);
+            for (const VarSpec& v : model.schema().variables()) b.add_variable(v);
+            for (const Attribute& a : model.schema().global_attributes()) b.set_global_attribute(a);
+            Writer w = b.build();
+            try {
+              for (int t : {0, 1}) write_frame(w, model, t);
+              w.close();
+            } catch (const Error&) {
+              try {
+                w.close();
+              } catch (const Error&) {
+              }
+              throw;
+            }
+          } catch (const Error& e) {
+            threw = true;
+            text = e.what();
+          }
+          servers.stop();
+          int mine = threw ? 1 : 0, every = 0;
+          MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_MIN, comm);
+          if (attack.outcome == Outcome::Refused) {
+            EXPECT_EQ(every, 1) << "a compute rank got no error although " << attack.name;
+            EXPECT_TRUE(contains(text, attack.says)) << text;
+            if (rank_of(comm) == 0) std::cout << "  servers " << io.name << " " << attack.name << ": " << text << std::endl;
+          } else {
+            EXPECT_FALSE(threw) << text;
+            if (rank_of(comm) == 0 && !threw) {
+              EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(p.final0())));
+              for (int t : {0, 1}) check_file({file_at(p.out, t), {t}, {date_at(t)}}, model.schema(), shape, io.format);
+            }
+          }
+        }
+      }
+      MPI_Barrier(world());
+      if (my_rank() == 0) {
+        EXPECT_TRUE(snapshot_outside(p) == before) << "something outside " << p.out << " changed";
+      }
+      MPI_Barrier(world());
+    }
+  }
+}
+
 // The same through I/O servers (one server, the other ranks compute; io_form 11 and 2): the
 // server rank creates the files under the umask every rank of the job shares.
 TEST(SharedDirectoryServers, ModesFollowTheUmask) {
