@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "config/hint_session.hpp"
+#include "hints/hint_session.hpp"
 #include "memory.hpp"
 #include "method.hpp"
 #include "nwpio/decomposition.hpp"

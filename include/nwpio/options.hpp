@@ -22,9 +22,9 @@ enum class FileFormat {
   Netcdf4,  // HDF5-based: io_form 13, and io_form 2 with use_netcdf_classic = .false.
 };
 
-// A setting written as text (grammar in docs/COMPRESSION.md) and where it was written: a
-// namelist's "file:line:column", empty when set in code. Settings are checked against the
-// schema when the stream opens; an error then still points at the text.
+// A setting as text and where it was written: a namelist's "file:line:column", a profile file's
+// "file:line", "api" or empty when set in code, "NWPIO_HINTS" for the environment. Settings are
+// checked when the stream opens; an error then still points at the text.
 struct SettingText {
   std::string text;
   std::string origin;

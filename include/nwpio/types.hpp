@@ -7,8 +7,7 @@
 
 namespace nwpio {
 
-// One DataType enum; code that needs the C++ type switches once into a template
-// (see dispatch_type in src/util/type_dispatch.hpp).
+// One DataType enum for every element type a stream writes.
 enum class DataType { Float, Double, Int, Char };
 
 std::size_t size_of(DataType type) noexcept;

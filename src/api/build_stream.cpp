@@ -14,7 +14,8 @@ std::unique_ptr<Stream> build_stream(ResolvedStream resolved, const Decompositio
   std::set<std::string> removed = apply_iofields(schema, config.iofields, config.options.ignore_iofields_warning, comm);
   auto stats = context.statistics ? context.statistics : std::make_shared<Statistics>();
   auto stream = std::make_unique<Stream>(config.options, decomposition, std::move(schema), std::move(removed),
-                                               resolved.traits, context.hooks, stats);
+                                         resolved.traits, config.compression ? &*config.compression : nullptr,
+                                         context.hooks, stats);
   // A stream that is off (history_interval = 0) writes nothing: no sink, no backend, no staging.
   if (!stream->clock().enabled()) return stream;
   std::unique_ptr<FrameSink> sink;

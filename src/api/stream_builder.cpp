@@ -102,7 +102,6 @@ void StreamBuilder::set_wrf_grid_attributes() { wrf::set_grid_attributes(impl_->
 void StreamBuilder::set_hint_report(HintReport report) {
   impl_->require_defining("set_hint_report");
   impl_->resolved.config.options.hints.report = report;
-  impl_->resolved.config.hints.set_report(report);
 }
 
 const Schema& StreamBuilder::schema() const noexcept { return impl_->schema; }

@@ -69,7 +69,7 @@ struct Slab {
   std::span<const SlabPiece> pieces;
 };
 
-// What the hint layer (config/hint_session) settled for one file open, in the terms a backend
+// What the hint layer (hints/hint_session) settled for one file open, in the terms a backend
 // needs: the MPI_Info to pass, and whether a writer's own slab may go out as an independent
 // write (decided from the keys passed, on rank 0, the same on every rank). A bare MPI_Info
 // (tests, tools) allows no independent write.
@@ -136,13 +136,5 @@ class Backend {
 // Compact placement of a layout: fixed-size variables first, then the record variables, back
 // to back in varid order within each group, records `record_stride` apart.
 SlabPlacement compact_placement(const FileLayout& layout);
-
-// The traits of the backend `options` ask for: resolves io_form once (a build without PnetCDF
-// and fallback_to_serial, unknown values) and the file format. Throws Error(Unsupported /
-// InvalidArgument) with the reason. Rank 0 prints the fallback line when one is taken.
-BackendTraits backend_traits(const OutputOptions& options, int rank);
-
-// Factory by traits.io_form.
-std::unique_ptr<Backend> make_backend(const BackendTraits& traits, const OutputOptions& options, MPI_Comm comm);
 
 }  // namespace nwpio::detail

@@ -16,7 +16,7 @@ enum class ByteOrder {
 };
 
 struct BackendTraits {
-  IoForm io_form = IoForm::Pnetcdf;  // for messages and statistics only; the core never branches on it
+  IoForm io_form{};  // set by the registry; for messages and statistics only; the core never branches on it
   std::string name;                   // statistics: "pnetcdf", "netcdf-serial", "null"
   bool parallel = true;      // every rank may write its own pieces; false: rank 0 writes alone
   bool writes_file = true;   // false: no file is created, nothing is committed (io_form 0)

@@ -4,7 +4,7 @@
 
 #include "capi/capi_error.hpp"
 #include "capi/capi_stream.hpp"
-#include "config/hints_merge.hpp"
+#include "hints/hints_merge.hpp"
 #include "nwpio/nwpio.h"
 
 extern "C" {

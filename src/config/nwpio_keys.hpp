@@ -1,6 +1,6 @@
-// The keys of nwpio's own namelist group &nwpio: ONE table (nwpio_keys.cpp) that every part of
-// nwpio extends with its rows (name, type, what it sets). An unknown key in &nwpio is an error
-// that lists the table, so a typo never passes silently.
+// nwpio's own namelist group &nwpio: its keys are the namelist rows of the option table
+// (option_table.hpp). An unknown key in &nwpio is an error that lists the keys, so a typo never
+// passes silently.
 #pragma once
 
 #include <span>
@@ -35,15 +35,6 @@ class NwpioValue {
   std::string_view key_;
   const NamelistValue& v_;
 };
-
-struct NwpioKey {
-  std::string_view name;  // lower case
-  std::string_view type;  // "integer", "logical", "string", ... (for the docs and error lists)
-  std::string_view help;  // one line: what it sets
-  void (*apply)(OutputOptions& options, const NwpioValue& value);
-};
-
-std::span<const NwpioKey> nwpio_keys();
 
 // Applies every key of &nwpio (if the group is present) to `options`. Throws Error(Config) at an
 // unknown key (listing the valid ones) or a value of the wrong type.

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "config/compression_settings.hpp"
+#include "config/option_table.hpp"
 #include "nwpio/error.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
@@ -16,17 +16,10 @@ namespace nwpio::detail {
 
 namespace {
 
+// Every integer option within its range (the option table's), and a file name to expand.
 void check_values(const OutputOptions& o) {
-  auto bad = [](const std::string& m) { throw Error(ErrorKind::InvalidArgument, m); };
-  if (o.frames_per_file < 1) bad("frames_per_file must be at least 1, not " + std::to_string(o.frames_per_file));
-  if (o.max_round_bytes < 1) bad("max_round_bytes must be positive");
-  if (o.serial_chunk_bytes < 1) bad("serial_chunk_bytes must be positive");
-  if (o.header_reserve_bytes < 0) bad("header_reserve_bytes must not be negative");
-  if (o.writer_ranks < 0) bad("writer_ranks must be 0 (all ranks) or positive");
-  if (o.outname.empty()) bad("outname (history_outname) is empty");
-  if (o.chunk_max_bytes < 1) bad("chunk_max_bytes must be positive");
-  // The compression settings' syntax (their variables are checked when the layout is built).
-  if (o.io_form == IoForm::NetcdfParallel) CompressionSettings::parse(o);
+  check_option_values(o);
+  if (o.outname.empty()) throw Error(ErrorKind::InvalidArgument, "outname (history_outname) is empty");
 }
 
 // Rank 0: the output directory exists, is a directory and can be written.
@@ -49,13 +42,15 @@ std::string shared_memory_dir() {
 
 }  // namespace
 
-StreamConfig resolve_stream_config(const OutputOptions& options, MPI_Comm comm, bool check_dir) {
+StreamConfig resolve_stream_config(const OutputOptions& options, MPI_Comm comm, bool check_dir, bool chunked_storage) {
   StreamConfig c;
   c.options = options;
   int rank = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   run_and_agree(comm, [&] {
     check_values(options);
+    // The storage settings' syntax (their variables are checked when the layout is built).
+    if (chunked_storage) c.compression = CompressionSettings::parse(options);
     if (rank == 0 && check_dir) check_output_dir(options.output_dir);
   });
   c.iofields = read_iofields(options, comm);

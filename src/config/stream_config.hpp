@@ -8,9 +8,11 @@
 
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 
-#include "config/hint_session.hpp"
+#include "hints/hint_session.hpp"
+#include "layout/compression_settings.hpp"
 #include "config/iofields.hpp"
 #include "nwpio/options.hpp"
 
@@ -18,6 +20,7 @@ namespace nwpio::detail {
 
 struct StreamConfig {
   OutputOptions options;
+  std::optional<CompressionSettings> compression;  // chunked formats: the storage, parsed once
   IofieldsFile iofields;          // read and parsed (applied to the schema when the Writer is built)
   HintPlan hints;                 // rank 0: the merged levels and the detected MPI-IO
   std::string shared_memory_dir;  // where the MPI backs shared windows (the room check of the slabs)
@@ -26,6 +29,9 @@ struct StreamConfig {
 // Collective and agreed: every rank returns the same configuration or throws the same Error
 // (InvalidArgument for option values, Io for the output directory, Config for iofields and
 // hints with file:line). `check_output_dir`: false for a stream that writes no file.
-StreamConfig resolve_stream_config(const OutputOptions& options, MPI_Comm comm, bool check_output_dir);
+// `chunked_storage`: the stream's files are chunked and filtered (its compression settings are
+// parsed now, so that a bad one fails here, naming where it was written).
+StreamConfig resolve_stream_config(const OutputOptions& options, MPI_Comm comm, bool check_output_dir,
+                                   bool chunked_storage = false);
 
 }  // namespace nwpio::detail

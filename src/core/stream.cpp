@@ -33,7 +33,8 @@ void check_domain(const OutputOptions& o, const Decomposition& d) {
 }  // namespace
 
 Stream::Stream(OutputOptions options, const Decomposition& decomposition, Schema schema, std::set<std::string> removed,
-               const BackendTraits& traits, std::shared_ptr<TestHooks> hooks, std::shared_ptr<Statistics> stats)
+               const BackendTraits& traits, const CompressionSettings* compression, std::shared_ptr<TestHooks> hooks,
+               std::shared_ptr<Statistics> stats)
     : options_(std::move(options)),
       decomposition_(decomposition),
       schema_(std::move(schema)),
@@ -45,7 +46,7 @@ Stream::Stream(OutputOptions options, const Decomposition& decomposition, Schema
   const MPI_Comm comm = decomposition_.comm();
   run_and_agree(comm, [&] {
     check_domain(options_, decomposition_);
-    layout_ = build_stream_layout(schema_, Grid::of(decomposition_), options_, traits);
+    layout_ = build_stream_layout(schema_, Grid::of(decomposition_), options_, traits, compression);
   });
   for (const VarSpec& v : schema_.variables()) index_of_.emplace(v.name, static_cast<int>(index_of_.size()));
   frame_.data.assign(schema_.variables().size(), {});

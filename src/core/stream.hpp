@@ -39,8 +39,10 @@ class Stream {
   // Collective over decomposition.comm(). `schema` has iofields applied already; `removed`
   // are the names iofields took out (put() on them costs nothing). The layout is built here;
   // attach the sink before the first frame.
+  // `compression`: the storage settings parsed when the stream opened (chunked formats), or null.
   Stream(OutputOptions options, const Decomposition& decomposition, Schema schema, std::set<std::string> removed,
-         const BackendTraits& traits, std::shared_ptr<TestHooks> hooks, std::shared_ptr<Statistics> stats);
+         const BackendTraits& traits, const CompressionSettings* compression, std::shared_ptr<TestHooks> hooks,
+         std::shared_ptr<Statistics> stats);
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;

@@ -4,7 +4,7 @@
 #include <limits>
 #include <map>
 
-#include "config/compression_settings.hpp"
+#include "layout/compression_settings.hpp"
 #include "layout/writer_chunks.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
@@ -73,9 +73,9 @@ void set_file_boxes(FieldGeometry& g, const VarSpec& spec, const Grid& d) {
 
 // io_form 13: chunks along the writers' shares, the filters of the compression settings on the
 // fields with i and j, and each field's cut rule (so that the rearranger's shares keep chunks whole).
-void set_writer_chunks(StreamLayout& out, const OutputOptions& options, std::size_t ranks) {
+void set_writer_chunks(StreamLayout& out, const OutputOptions& options, std::size_t ranks,
+                       const CompressionSettings& settings) {
   FileLayout& file = out.file;
-  const CompressionSettings settings = CompressionSettings::parse(options);
   std::vector<std::pair<std::string, DataType>> names;
   for (const FieldGeometry& g : out.fields) names.emplace_back(g.name, g.type);
   settings.check_variables(names);
@@ -242,7 +242,7 @@ FieldGeometry variable_geometry(const VarSpec& spec, std::size_t s, const std::v
 }  // namespace
 
 StreamLayout build_stream_layout(const Schema& schema, const Grid& d, const OutputOptions& options,
-                                 const BackendTraits& traits) {
+                                 const BackendTraits& traits, const CompressionSettings* compression) {
   StreamLayout out;
   FileLayout& file = out.file;
   file.format = traits.format;
@@ -290,7 +290,7 @@ StreamLayout build_stream_layout(const Schema& schema, const Grid& d, const Outp
   // Formats that chunk: chunks along the writers' shares where every writer shares every
   // variable (io_form 13), else WRF's chunk shapes (io_form 2; compressed at deflate_level).
   if (file.format == FileFormat::Netcdf4 && traits.shares_each_variable) {
-    set_writer_chunks(out, options, d.patches.size());
+    set_writer_chunks(out, options, d.patches.size(), compression ? *compression : CompressionSettings::parse(options));
   } else if (file.format == FileFormat::Netcdf4) {
     for (FileLayout::Var& v : file.vars) v.chunks = wrf_chunk_sizes(file, v);
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/backend_traits.hpp"
+#include "layout/compression_settings.hpp"
 #include "layout/file_layout.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/options.hpp"
@@ -80,8 +81,10 @@ struct StreamLayout {
 // Local. Builds the layout of the stream from the schema (after iofields) and the grid, for a
 // backend with `traits` (its format; whether CDF-2 may become CDF-5). Throws Error(Schema) for
 // a variable whose dimensions cannot be resolved or do not match the grid.
+// `compression`: the stream's storage settings, parsed once when it opened (chunked formats);
+// null: parsed here from `options` (tools and tests that lay out a stream on their own).
 StreamLayout build_stream_layout(const Schema& schema, const Grid& grid, const OutputOptions& options,
-                                 const BackendTraits& traits);
+                                 const BackendTraits& traits, const CompressionSettings* compression = nullptr);
 
 // The memory map of an array with bounds `memory` (domain indices, k included) for variable `g`
 // (its order and vertical dimension): what set_memory_geometry does for the stream's memory box.

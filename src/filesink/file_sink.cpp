@@ -30,7 +30,7 @@ FileSink::FileSink(FileSinkSetup setup, bool own_commits)
       }) {
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
-  run_and_agree(comm_, [&] { backend_ = make_backend(setup_.traits, options_, comm_); });
+  run_and_agree(comm_, [&] { backend_ = make_backend(setup_.traits, comm_); });
 }
 
 FileSink::~FileSink() = default;

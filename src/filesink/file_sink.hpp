@@ -17,7 +17,7 @@
 #include <memory>
 
 #include "backend/backend_traits.hpp"
-#include "config/hint_session.hpp"
+#include "hints/hint_session.hpp"
 #include "core/frame_sink.hpp"
 #include "core/test_hooks.hpp"
 #include "filesink/commit_service.hpp"

@@ -147,7 +147,9 @@ void FileSink::open_file(const FileName& file) {
   }
   std::string report;
   const bool behind_asked = options_.write_behind && plans_.stages_slabs() && setup_.traits.writes_behind;
-  run_and_agree(comm_, [&] { report = file_.commit.readable(hints.verify_and_report(temp, facts, file.path, behind_asked)); });
+  run_and_agree(comm_, [&] {
+    report = file_.commit.readable(hints.verify_and_report(temp, facts, file.path, behind_asked, options_.hints));
+  });
   setup_.stats->attachments.emplace_back("hints:" + file.name, std::move(report));
   // Chunked formats: the chunk shape and filters of every variable (which rank owns which chunk
   // follows from them and the writers' shares; docs/COMPRESSION.md).

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "backend/backend.hpp"
+#include "backend/backend_registry.hpp"
 #include "filesink/file_sink.hpp"
 #include "filesink/frame_plans.hpp"
 #include "layout/layout_facts.hpp"

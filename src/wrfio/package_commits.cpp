@@ -4,9 +4,12 @@
 
 #include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "filesink/commit_service.hpp"
+#include "util/temp_files.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
 
@@ -18,6 +21,7 @@ struct Shared {
   std::shared_ptr<detail::CommitService> commits;
   std::shared_ptr<Statistics> statistics;
   std::string stats_json;  // rewritten at ioexit (empty: none)
+  std::set<std::string> output_dirs;  // their private folders are removed at ioexit when empty
 };
 
 std::vector<Shared>& all() {
@@ -38,13 +42,14 @@ Shared* find(MPI_Comm comm) {
 
 }  // namespace
 
-detail::StreamContext package_context(MPI_Comm comm, const std::string& stats_json) {
+detail::StreamContext package_context(MPI_Comm comm, const std::string& stats_json, const std::string& output_dir) {
   Shared* s = find(comm);
   if (!s) {
-    all().push_back({std::make_shared<detail::CommitService>(comm), std::make_shared<Statistics>(), {}});
+    all().push_back({std::make_shared<detail::CommitService>(comm), std::make_shared<Statistics>(), {}, {}});
     s = &all().back();
   }
   if (!stats_json.empty()) s->stats_json = stats_json;
+  s->output_dirs.insert(output_dir);
   detail::run_and_agree(comm, [&] { s->commits->throw_failure(); });
   s->commits->settle(false);
   return {nullptr, s->commits, s->statistics};
@@ -83,7 +88,9 @@ void finish_package_files() {
       detail::run_and_agree(s.commits->comm(), [&] {
         int rank = 0;
         MPI_Comm_rank(s.commits->comm(), &rank);
-        if (rank == 0 && !s.stats_json.empty()) s.statistics->write_json(s.stats_json);
+        if (rank != 0) return;
+        if (!s.stats_json.empty()) s.statistics->write_json(s.stats_json);
+        for (const std::string& dir : s.output_dirs) detail::remove_private_dir_if_empty(dir);
       });
     } catch (const Error& e) {
       if (!first) first = e;

@@ -18,8 +18,9 @@ namespace nwpio::wrfio {
 // Collective over comm: what the next stream on comm shares (made at the first use), after any
 // failure of an earlier file on comm was raised (the same Error on every rank). `stats_json`
 // (&nwpio stats_json): where the run's statistics are written again at ioexit, when the last
-// files' commit times are known.
-detail::StreamContext package_context(MPI_Comm comm, const std::string& stats_json);
+// files' commit times are known; `output_dir`: where the stream writes (its private folder of
+// temporary files is removed at ioexit when empty).
+detail::StreamContext package_context(MPI_Comm comm, const std::string& stats_json, const std::string& output_dir);
 
 // Collective over comm (a file opened for reading may be one the package is still committing):
 // every file in flight on comm is committed (or its failure raised, agreed) first.

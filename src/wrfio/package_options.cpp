@@ -6,6 +6,7 @@
 #include <climits>
 #include <filesystem>
 
+#include "backend/backend_registry.hpp"
 #include "config/namelist_file.hpp"
 #include "config/nwpio_keys.hpp"
 #include "util/agree.hpp"
@@ -75,7 +76,7 @@ OutputOptions package_options(MPI_Comm comm, std::string_view wrf_file_name, int
   o.output_dir = dir.empty() ? std::string(".") : dir.lexically_normal().string();
   o.outname = wrf_path.filename().string();
   o.domain_id = grid_id;
-  o.io_form = IoForm::Pnetcdf;
+  o.io_form = detail::io_form_from_number(11);  // the package WRF calls for io_form 11
   o.fallback_to_serial = false;
   o.history_interval_seconds = -1;
   o.history_begin_seconds = 0;

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <optional>
 
-#include "config/ompio_guard.hpp"
+#include "mpiio/ompio_guard.hpp"
 #include "wrfio/field_call.hpp"
 #include "wrfio/fortran_args.hpp"
 #include "wrfio/open_files.hpp"

@@ -44,7 +44,8 @@ WriteStream::WriteStream(MPI_Comm comm, std::string wrf_file_name, std::string_v
   builder_.emplace(comm_, package_options(comm_, wrf_file_name_, info.grid_id, info.dataset));
   // Every file of the run shares one commit service and one Statistics: ioclose returns before
   // the file is committed, and a failure of an earlier file is raised here, on every rank.
-  detail::set_stream_context(*builder_, package_context(comm_, builder_->options().stats_json));
+  detail::set_stream_context(*builder_,
+                             package_context(comm_, builder_->options().stats_json, builder_->options().output_dir));
 }
 
 WriteStream::~WriteStream() = default;

@@ -6,6 +6,7 @@
 
 #include "config/namelist_parser.hpp"
 #include "config/namelist_settings.hpp"
+#include "model_settings_from.hpp"
 #include "nwpio/error.hpp"
 
 namespace nwpio::detail {
@@ -104,7 +105,7 @@ TEST(NamelistErrors, UnknownNwpioKeyListsTheValidOnes) {
   EXPECT_EQ(settings_error(kDate + "/\n&nwpio\n gather = 'sideways'\n/\n"),
             "test.nml:5:11: expected 'auto', 'rearrange' or 'direct' for gather, found string 'sideways'");
   EXPECT_EQ(settings_error(kDate + "/\n&nwpio\n max_round_bytes = 0\n/\n"),
-            "test.nml:5:20: expected a positive integer for max_round_bytes, found integer 0");
+            "test.nml:5:20: expected an integer >= 1 for max_round_bytes, found integer 0");
 }
 
 TEST(NamelistErrors, UnknownKeysInWrfGroupsAreIgnored) {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "config/hints_settings.hpp"
+#include "hints/hints_settings.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace h = nwpio::detail::hints;

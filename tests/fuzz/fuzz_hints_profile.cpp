@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "config/hints_profile.hpp"
+#include "hints/hints_profile.hpp"
 #include "nwpio/error.hpp"
 
 namespace {

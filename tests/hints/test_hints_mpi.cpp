@@ -21,8 +21,8 @@
 #include <regex>
 #include <sstream>
 
-#include "config/hint_session.hpp"
-#include "config/hints_mpiio.hpp"
+#include "hints/hint_session.hpp"
+#include "hints/hints_translate.hpp"
 #include "nwpio/error.hpp"
 #include "mpi_support.hpp"
 
@@ -179,8 +179,8 @@ const json& setting(const json& report, const std::string& name) {
 }  // namespace
 
 TEST(HintSessionMpi, DetectsTheLayerThisRunUses) {
-  const auto io = nwpio::detail::hints::detect_mpiio();
-  EXPECT_EQ(io.layer == nwpio::detail::hints::IoLayer::Romio, romio_expected()) << io.how;
+  const auto io = nwpio::detail::detect_mpiio();
+  EXPECT_EQ(io.layer == nwpio::detail::IoLayer::Romio, romio_expected()) << io.how;
   if (kMpichFamily) {
     EXPECT_EQ(io.vendor, "MPICH") << io.library;
     EXPECT_EQ(io.component, "ROMIO");

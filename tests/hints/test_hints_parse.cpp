@@ -5,8 +5,8 @@
 #include <fstream>
 #include <utility>
 
-#include "config/hints_profile.hpp"
-#include "config/hints_settings.hpp"
+#include "hints/hints_profile.hpp"
+#include "hints/hints_settings.hpp"
 #include "nwpio/error.hpp"
 
 using namespace nwpio::detail::hints;
@@ -85,11 +85,11 @@ TEST(HintProfile, ReadsSettingsRawKeysAndExtends) {
   std::vector<std::string> warnings;
   const auto p = read_profile(path, "child", warnings);
   EXPECT_TRUE(warnings.empty());
-  EXPECT_EQ(p.settings.at("stripe_count").value, "16");
+  EXPECT_EQ(p.settings.at("stripe_count").text, "16");
   EXPECT_EQ(p.settings.at("stripe_count").origin, path + ":" + std::to_string(line_of(text, "stripe_count = 16")));
-  EXPECT_EQ(p.settings.at("stripe_size").value, std::to_string(2 << 20));  // inherited
-  EXPECT_EQ(p.settings.at("collective_write").value, "false");
-  EXPECT_EQ(p.raw.at("romio_cb_read").value, "enable");
+  EXPECT_EQ(p.settings.at("stripe_size").text, std::to_string(2 << 20));  // inherited
+  EXPECT_EQ(p.settings.at("collective_write").text, "false");
+  EXPECT_EQ(p.raw.at("romio_cb_read").text, "enable");
 }
 
 TEST(HintProfile, UnknownKeyWarnsWithNearestValidKey) {
@@ -102,7 +102,7 @@ TEST(HintProfile, UnknownKeyWarnsWithNearestValidKey) {
   EXPECT_NE(warnings[0].find("did you mean 'stripe_count'"), std::string::npos) << warnings[0];
   EXPECT_NE(warnings[0].find(path + ":2"), std::string::npos) << warnings[0];
   EXPECT_EQ(p.settings.count("stripe_count"), 0u);
-  EXPECT_EQ(p.settings.at("aggregators").value, "2");
+  EXPECT_EQ(p.settings.at("aggregators").text, "2");
 }
 
 // Reads profile "default" of the file `name` holding `text`; it must fail with Error(Config):

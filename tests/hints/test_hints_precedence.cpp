@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "config/hints_merge.hpp"
+#include "hints/hints_merge.hpp"
 #include "nwpio/error.hpp"
 
 using namespace nwpio::detail::hints;
@@ -51,7 +51,7 @@ TEST(HintPrecedence, EachLevelOverridesThePrevious) {
     EXPECT_EQ(s.asked, levels == 0 ? "default" : std::to_string(10 + levels));
     EXPECT_NE(s.origin.find(origins[levels]), std::string::npos) << s.origin;
     if (levels > 0) {
-      EXPECT_EQ(r.raw.at("my_key").value, std::to_string(10 + levels));
+      EXPECT_EQ(r.raw.at("my_key").text, std::to_string(10 + levels));
       EXPECT_NE(r.raw.at("my_key").origin.find(origins[levels]), std::string::npos);
     }
   }
@@ -107,8 +107,8 @@ TEST(HintPrecedence, TypoOutsideProfilesWarnsAndPassesVerbatim) {
   const Resolved r = merge_levels(o, Environment{});
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("did you mean 'aggregators'"), std::string::npos) << r.warnings[0];
-  EXPECT_EQ(r.raw.at("agregators").value, "4");
-  EXPECT_EQ(r.raw.at("romio_cb_read").value, "enable");
+  EXPECT_EQ(r.raw.at("agregators").text, "4");
+  EXPECT_EQ(r.raw.at("romio_cb_read").text, "enable");
 }
 
 TEST(HintDerived, StripeCountBySizeClass) {

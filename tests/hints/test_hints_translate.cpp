@@ -4,8 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/hints_report.hpp"
+#include "hints/hints_report.hpp"
 
+using namespace nwpio::detail;
 using namespace nwpio::detail::hints;
 using nwpio::detail::LayoutFacts;
 

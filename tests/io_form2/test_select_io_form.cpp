@@ -4,7 +4,7 @@
 #include <sstream>
 #include <string>
 
-#include "backend/select_io_form.hpp"
+#include "backend/backend_registry.hpp"
 #include "nwpio/error.hpp"
 
 namespace nwpio::detail {

@@ -13,6 +13,7 @@
 
 #include "backend/netcdf/cdf2_limits.hpp"
 #include "wrf/wrf_chunking.hpp"
+#include "backend/backend_registry.hpp"
 #include "backend/netcdf/netcdf_serial_backend.hpp"
 #include "layout_fixture.hpp"
 #include "nc_reader.hpp"

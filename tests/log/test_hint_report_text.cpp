@@ -7,9 +7,10 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "config/hints_report.hpp"
+#include "hints/hints_report.hpp"
 #include "nwpio/error.hpp"
 
+using namespace nwpio::detail;
 using namespace nwpio::detail::hints;
 
 namespace {
@@ -98,20 +99,19 @@ TEST(HintReportText, SerialNetcdfNamesNoMpiIoLayer) {
 
 TEST(HintReportLevel, NamelistThenApiThenEnvironment) {
   nwpio::HintOptions o;
-  EXPECT_EQ(merge_levels(o, Environment{}).report, nwpio::HintReport::Summary);
+  const auto level = [&](const Environment& env) { return report_level(o, merge_levels(o, env).env_report); };
+  EXPECT_EQ(level(Environment{}).level, nwpio::HintReport::Summary);
+  EXPECT_EQ(level(Environment{}).chosen_by, "default");
   o.namelist.report = nwpio::HintReport::Full;
-  Resolved r = merge_levels(o, Environment{});
-  EXPECT_EQ(r.report, nwpio::HintReport::Full);
-  EXPECT_EQ(r.report_origin, "namelist hint_report");
+  EXPECT_EQ(level(Environment{}).level, nwpio::HintReport::Full);
+  EXPECT_EQ(level(Environment{}).chosen_by, "namelist hint_report");
   o.report = nwpio::HintReport::Off;
-  r = merge_levels(o, Environment{});
-  EXPECT_EQ(r.report, nwpio::HintReport::Off);
-  EXPECT_EQ(r.report_origin, "API");
+  EXPECT_EQ(level(Environment{}).level, nwpio::HintReport::Off);
+  EXPECT_EQ(level(Environment{}).chosen_by, "API");
   Environment env;
   env.hint_report = "FULL";
-  r = merge_levels(o, env);
-  EXPECT_EQ(r.report, nwpio::HintReport::Full);
-  EXPECT_EQ(r.report_origin, "NWPIO_HINT_REPORT");
+  EXPECT_EQ(level(env).level, nwpio::HintReport::Full);
+  EXPECT_EQ(level(env).chosen_by, "NWPIO_HINT_REPORT");
   env.hint_report = "loud";
   try {
     (void)merge_levels(o, env);

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "config/hints_mpiio.hpp"
+#include "mpiio/mpiio_layer.hpp"
 #include "nc_reader.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/error.hpp"
@@ -287,7 +287,7 @@ TEST(ParallelNetcdf4, BadSettingsAreErrorsBeforeAnyFile) {
   const std::string dir = scratch_dir("bad");
   OutputOptions o = options_for(IoForm::NetcdfParallel, dir);
   o.deflate_level = 12;
-  expect_config_error(o, {"deflate_level", "12", "0..9"});
+  expect_config_error(o, {"deflate_level", "12", "from 0 to 9"});
   o = options_for(IoForm::NetcdfParallel, dir);
   o.compression_filter = "zstd";
   expect_config_error(o, {"compression_filter", "zstd"});
@@ -330,7 +330,7 @@ TEST(ParallelNetcdf4, NamelistSettingErrorNamesFileAndLine) {
 // names are refused before any file exists, naming nocolons; with nocolons the file is written
 // and every value reads back.
 TEST(UnderRomio, ColonNamesRefusedBeforeAnyFileAndNocolonsWrites) {
-  ASSERT_EQ(detail::hints::detect_mpiio().layer, detail::hints::IoLayer::Romio) << "run with OMPI_MCA_io=romio321";
+  ASSERT_EQ(detail::detect_mpiio().layer, detail::IoLayer::Romio) << "run with OMPI_MCA_io=romio321";
   const Decomposition d = make_decomposition();
   const Schema schema = make_schema(d);
   OutputOptions o = options_for(IoForm::NetcdfParallel, scratch_dir("romio_colons"));

@@ -1,4 +1,4 @@
-// The OMPIO write-sieving guard (src/config/ompio_guard) and the write patterns that trigger
+// The OMPIO write-sieving guard (src/mpiio/ompio_guard) and the write patterns that trigger
 // Open MPI's data-sieving corruption (open-mpi/ompi#12718), at 3-4 ranks, on disk (the build
 // tree's scratch directory, not tmpfs), repeated, every byte / value read back.
 //
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "config/ompio_guard.hpp"
+#include "mpiio/ompio_guard.hpp"
 #include "nwpio/writer.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "scratch.hpp"

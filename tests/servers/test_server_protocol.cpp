@@ -91,6 +91,8 @@ TEST(StreamDefinition, RoundTripOfSchemaOptionsAndGrid) {
   o.outname = "wrfout_d<domain>_<date>.x";
   o.domain_id = 2;
   o.frames_per_file = 3;
+  o.sizing_frames_per_file = 6;
+  o.write_behind = false;
   o.nocolons = true;
   o.format = FileFormat::Cdf5;
   o.use_netcdf_classic = true;
@@ -170,6 +172,8 @@ TEST(StreamDefinition, RoundTripOfSchemaOptionsAndGrid) {
   EXPECT_EQ(p.outname, o.outname);
   EXPECT_EQ(p.domain_id, 2);
   EXPECT_EQ(p.frames_per_file, 3);
+  EXPECT_EQ(p.sizing_frames_per_file, 6);
+  EXPECT_FALSE(p.write_behind);
   EXPECT_TRUE(p.nocolons);
   EXPECT_EQ(p.format, FileFormat::Cdf5);
   EXPECT_TRUE(p.use_netcdf_classic);

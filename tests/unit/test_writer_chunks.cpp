@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <string>
 
-#include "config/compression_settings.hpp"
+#include "layout/compression_settings.hpp"
 #include "core/row_space.hpp"
 #include "layout/writer_chunks.hpp"
 #include "made_up_grid.hpp"
