@@ -38,7 +38,8 @@ void check_file_size_limit(const std::string& path, std::int64_t end) {
 
 void reserve_space(const std::string& path, std::int64_t begin, std::int64_t end) {
   if (end <= begin) return;
-  const int fd = ::open(path.c_str(), O_WRONLY);
+  // Never through a symbolic link, never blocking on a FIFO: the file is nwpio's own temporary.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw Error(ErrorKind::Io, path + ": " + std::strerror(errno) + " (opening it to reserve disk space)");
   const int rc = ::fallocate(fd, FALLOC_FL_KEEP_SIZE, static_cast<off_t>(begin), static_cast<off_t>(end - begin));
   const int err = errno;

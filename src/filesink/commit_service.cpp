@@ -19,7 +19,7 @@ namespace {
 
 // A failure in the background names the file as users know it, then what failed.
 Error about(const InFlightFile& f, const Error& e) {
-  return Error(e.kind(), f.commit.final_path + " (written behind the model): " + e.what());
+  return Error(e.kind(), f.commit.final_path + " (written behind the model): " + f.commit.readable(e.what()));
 }
 
 bool exists(const std::string& path) {
@@ -173,7 +173,7 @@ void CommitService::run_finish(InFlightFile& f, bool give_up) {
     try {
       // This rank's bytes on stable storage (on Lustre and GPFS only the client that cached
       // them can flush them), then its mark; the mark that completes the ledger commits.
-      if (f.sync) sync_path(f.commit.temp, O_RDONLY);
+      if (f.sync) sync_path(f.commit.temp, O_RDONLY | O_NOFOLLOW);
       if (mark_ledger(f.ledger, f.slot, f.slots)) {
         try {
           commit_file(f.commit);
@@ -206,9 +206,13 @@ void CommitService::wait_idle() {
 
 void CommitService::throw_failure() const {
   std::lock_guard<std::mutex> lock(mutex_);
+  std::optional<Error> first;
   for (const auto& f : files_) {
-    if (f->error) throw *f->error;
+    if (!f->error) continue;
+    if (!first) first = f->error;
+    f->raised = true;
   }
+  if (first) throw *first;
 }
 
 void CommitService::settle(bool wait) {
@@ -225,43 +229,52 @@ void CommitService::settle(bool wait) {
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &finished, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce(files finished)");
   if (finished == 0) return;
   const auto n = static_cast<std::size_t>(finished);
-  // Per file: failed anywhere (max of the flag), committed by a writer, and when it was done.
-  std::vector<double> facts(3 * n, 0.0);
+  // Per file: failed anywhere (max of the flag), committed by a writer, when it was done, and
+  // whether a rank has a failure of it that throw_failure has not raised yet.
+  constexpr std::size_t kFacts = 4;
+  std::vector<double> facts(kFacts * n, 0.0);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     for (std::size_t i = 0; i < n; ++i) {
       const InFlightFile& f = *files_[i];
-      facts[3 * i] = f.error || f.given_up ? 1.0 : 0.0;
-      facts[3 * i + 1] = f.committed_here ? 1.0 : 0.0;
-      facts[3 * i + 2] = f.done_after;
+      facts[kFacts * i] = f.error || f.given_up ? 1.0 : 0.0;
+      facts[kFacts * i + 1] = f.committed_here ? 1.0 : 0.0;
+      facts[kFacts * i + 2] = f.done_after;
+      facts[kFacts * i + 3] = f.error && !f.raised ? 1.0 : 0.0;
     }
   }
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, facts.data(), static_cast<int>(facts.size()), MPI_DOUBLE, MPI_MAX, comm_),
             "MPI_Allreduce(files settled)");
+  // A failure that came after the caller's throw_failure (the background finished in between):
+  // that file and the ones after it stay, for the next throw_failure to raise.
+  std::size_t settled = n;
+  for (std::size_t i = 0; i < n && settled == n; ++i) {
+    if (facts[kFacts * i + 3] > 0) settled = i;
+  }
   // A file every writer finished without error but none committed (its ledger was read stale)
   // is committed by rank 0 now; a failed one keeps its temporary name.
   run_and_agree(comm_, [&] {
     if (rank_ != 0) return;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = 0; i < settled; ++i) {
       const InFlightFile& f = *files_[i];
-      const bool failed = facts[3 * i] > 0, committed = facts[3 * i + 1] > 0;
+      const bool failed = facts[kFacts * i] > 0, committed = facts[kFacts * i + 1] > 0;
       if (!failed && !committed && exists(f.commit.temp)) {
         const auto t0 = std::chrono::steady_clock::now();
         commit_file(f.commit);
-        facts[3 * i + 2] += seconds_since(t0);
+        facts[kFacts * i + 2] += seconds_since(t0);
       }
       remove_ledger(f.ledger);
     }
   });
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < settled; ++i) {
     const InFlightFile& f = *files_[i];
-    if (f.stats && f.stats_index < f.stats->frames.size() && facts[3 * i] == 0) {
+    if (f.stats && f.stats_index < f.stats->frames.size() && facts[kFacts * i] == 0) {
       FrameStats& fs = f.stats->frames[f.stats_index];
-      fs.committed_behind = facts[3 * i + 1] > 0;  // else rank 0 committed it here
-      fs.committed_after_seconds = facts[3 * i + 2];
+      fs.committed_behind = facts[kFacts * i + 1] > 0;  // else rank 0 committed it here
+      fs.committed_after_seconds = facts[kFacts * i + 2];
     }
   }
-  files_.erase(files_.begin(), files_.begin() + static_cast<std::ptrdiff_t>(n));
+  files_.erase(files_.begin(), files_.begin() + static_cast<std::ptrdiff_t>(settled));
 }
 
 std::shared_ptr<NodeSlabs> CommitService::slabs(const NodeSlabs::Options& options) {

@@ -16,7 +16,10 @@
 //                    thrown on every rank (the file keeps its temporary name);
 //   settle(wait)     the files every rank has finished leave the service: their statistics
 //                    (seconds from the frame's end to the final name) are filled in, and a file no
-//                    writer could commit (a stale ledger on NFS) is committed by rank 0 now.
+//                    writer could commit (a stale ledger on NFS) is committed by rank 0 now. A
+//                    file whose failure came after the last throw_failure stays (with the files
+//                    after it) until the next throw_failure has raised it: a failure that
+//                    arrives between the two calls is never dropped.
 //
 // Bounds: a slab is reused only after its write ran (NodeSlabs waits), so a stream has at most
 // one frame's bytes in flight and no copy of them; with one file per frame that is at most two
@@ -68,6 +71,7 @@ struct InFlightFile {
   bool given_up = false;        // not to be committed (finish with give_up)
   double done_after = 0;        // seconds from `completed` until this rank's part was done
   std::optional<Error> error;   // the first failure of this rank's part
+  bool raised = false;          // error was thrown by throw_failure (read and set under the lock)
 };
 
 class CommitService {
@@ -93,7 +97,8 @@ class CommitService {
   // leaves the service without an error of its own.
   void finish(const std::shared_ptr<InFlightFile>& file, bool give_up = false);
 
-  // Local: throws the first failure of a file in flight (inside the caller's agreement).
+  // Local: throws the first failure of a file in flight (inside the caller's agreement); every
+  // failure known now counts as raised (a stream fails once).
   void throw_failure() const;
   // Local: until this rank's queue ran empty (every write and finish handed over so far ran).
   void wait_idle();

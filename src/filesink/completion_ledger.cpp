@@ -25,14 +25,15 @@ constexpr char kMarked = 1;
 
 }  // namespace
 
-void create_ledger(const std::string& path, int slots) {
-  create_exclusive(path);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) fail("cannot open", path, errno);
+void create_ledger(const PrivateDir& folder, const std::string& name, int slots) {
+  create_exclusive(folder, name);
+  const std::string shown = folder.readable(folder.path_of(name));
+  const int fd = ::openat(folder.descriptor(), name.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) fail("cannot open", shown, errno);
   const int rc = ::ftruncate(fd, std::max(slots, 1));
   const int err = errno;
   ::close(fd);
-  if (rc != 0) fail("cannot size", path, err);
+  if (rc != 0) fail("cannot size", shown, err);
 }
 
 bool mark_ledger(const std::string& path, int slot, int slots) {

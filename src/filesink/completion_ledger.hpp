@@ -17,10 +17,13 @@
 
 namespace nwpio::detail {
 
-// One process (rank 0), when the file opens: the ledger of `slots` writers, all unmarked,
-// created exclusively. Throws Error(Io).
-void create_ledger(const std::string& path, int slots);
+class PrivateDir;
 
+// One process (rank 0), when the file opens: the ledger `name` in the private folder, of `slots`
+// writers, all unmarked, created exclusively. Throws Error(Io).
+void create_ledger(const PrivateDir& folder, const std::string& name, int slots);
+
+// `path`: the ledger's path through the folder (PrivateDir::path_of).
 // A writer: marks `slot` and returns whether every slot is marked now. Throws Error(Io).
 bool mark_ledger(const std::string& path, int slot, int slots);
 

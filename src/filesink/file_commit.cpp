@@ -40,8 +40,12 @@ void rename_into_place(const std::string& temp, const std::string& path, bool no
 }  // namespace
 
 void commit_file(const CommitPlan& plan) {
-  if (plan.expected_size >= 0) check_complete_size(plan.temp, plan.expected_size);
-  rename_into_place(plan.temp, plan.final_path, plan.noclobber);
+  try {
+    if (plan.expected_size >= 0) check_complete_size(plan.temp, plan.expected_size);
+    rename_into_place(plan.temp, plan.final_path, plan.noclobber);
+  } catch (const Error& e) {
+    throw Error(e.kind(), plan.readable(e.what()));
+  }
   if (plan.sync) sync_path(plan.output_dir, O_RDONLY | O_DIRECTORY);
 }
 

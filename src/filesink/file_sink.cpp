@@ -70,13 +70,17 @@ void FileSink::reserve(int record) {
   if (!file_.extent.known || !setup_.traits.writes_file) return;
   const std::int64_t end = file_.extent.end_after(record + 1);
   const std::int64_t begin = record == 0 ? 0 : file_.extent.end_after(record);
-  // Past the file-size limit a write kills the process (SIGXFSZ): always checked first.
-  check_file_size_limit(file_.commit.temp, end);
-  if (backend_->reports_full_disk()) return;
-  if (setup_.traits.parallel) {
-    reserve_slice(file_.commit.temp, begin, end, rank_, size_);
-  } else if (rank_ == 0) {
-    reserve_space(file_.commit.temp, begin, end);
+  try {
+    // Past the file-size limit a write kills the process (SIGXFSZ): always checked first.
+    check_file_size_limit(file_.commit.temp, end);
+    if (backend_->reports_full_disk()) return;
+    if (setup_.traits.parallel) {
+      reserve_slice(file_.commit.temp, begin, end, rank_, size_);
+    } else if (rank_ == 0) {
+      reserve_space(file_.commit.temp, begin, end);
+    }
+  } catch (const Error& e) {
+    throw Error(e.kind(), file_.commit.readable(e.what()));  // the paths as users know them
   }
 }
 
@@ -120,7 +124,7 @@ void FileSink::run_rounds(const FrameEnd& frame, FrameStats& stats) {
         backend_->write(round_.requests(), round_.slab);
       }
     } catch (const Error& e) {
-      if (!local) local = e;
+      if (!local) local = Error(e.kind(), file_.commit.readable(e.what()));
     }
     wait += MPI_Wtime() - tw;
   }
@@ -185,7 +189,7 @@ void FileSink::abandon() noexcept {
   file_.open = false;
   if (rank_ == 0) {
     std::fprintf(stderr, "nwpio: stream abandoned after an error; the partial file stays at %s\n",
-                 file_.commit.temp.c_str());
+                 file_.commit.readable(file_.commit.temp).c_str());
   }
 }
 

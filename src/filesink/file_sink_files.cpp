@@ -12,6 +12,7 @@
 #include "util/temp_files.hpp"
 #include "layout/storage_report.hpp"
 #include "util/agree.hpp"
+#include "util/mpi_call.hpp"
 
 namespace nwpio::detail {
 
@@ -37,9 +38,10 @@ std::int64_t expected_file_bytes(const StreamLayout& layout, const OutputOptions
 }  // namespace
 
 void FileSink::open_file(const FileName& file) {
-  const std::string temp = temporary_path_of(file.path);
   const std::string dir = folder_of(file.path);
-  bool probed = false;
+  const std::string name = std::filesystem::path(file.path).filename().string();
+  const std::string temp_name = name + std::string(kTemporarySuffix);
+  std::shared_ptr<const PrivateDir> folder;
   // Rank 0 creates the temporary file itself first, exclusively, in the user's private folder:
   // a folder that cannot take it (missing, read-only, no permission, no inode left, a name
   // planted by someone else) is an error with the system's own reason, before any library opens
@@ -52,17 +54,34 @@ void FileSink::open_file(const FileName& file) {
         throw Error(ErrorKind::Io, "file " + file.path + " exists and noclobber is set");
       }
       try {
-        ensure_private_dir(dir);
-        create_exclusive(temp);
+        folder = make_with_file(dir, temp_name);
       } catch (const Error& e) {
         throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
       }
-      probed = true;
     });
+    // Every other rank holds the same folder, looked up by its name once and compared with rank
+    // 0's (temp_files.hpp): a name someone swapped meanwhile is an error on every rank, never a
+    // path into another folder.
+    if (setup_.traits.writes_file) {
+      std::uint64_t inode = folder ? folder->inode() : 0;
+      mpi_check(MPI_Bcast(&inode, 1, MPI_UINT64_T, 0, comm_), "MPI_Bcast(private folder)");
+      run_and_agree(comm_, [&] {
+        if (rank_ == 0) return;
+        try {
+          folder = PrivateDir::join(dir, inode);
+        } catch (const Error& e) {
+          throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
+        }
+      });
+    }
   } catch (const Error&) {
-    if (probed) ::unlink(temp.c_str());
+    if (folder && rank_ == 0) ::unlinkat(folder->descriptor(), temp_name.c_str(), 0);
     throw;
   }
+  // Every path of the file from here on goes through the folder's descriptor; messages name the
+  // folder as users know it.
+  const std::string temp = folder ? folder->path_of(temp_name) : temporary_path_of(file.path);
+  const auto readable = [&](const Error& e) { return folder ? Error(e.kind(), folder->readable(e.what())) : e; };
   // Per file only what depends on its size: the hints were resolved when the stream opened.
   // Writers holding contiguous slabs write them as they are: the hints derive collective
   // buffering off unless a profile, the namelist, the API or NWPIO_HINTS set it.
@@ -73,14 +92,24 @@ void FileSink::open_file(const FileName& file) {
   });
   try {
     run_and_agree(comm_, [&] {
-      backend_->create(temp, layout_.file, {hints.info(), hints.independent_writes()});
+      try {
+        backend_->create(temp, layout_.file, {hints.info(), hints.independent_writes()});
+      } catch (const Error& e) {
+        throw readable(e);
+      }
       fault(FaultPhase::Define);  // tests: one rank fails after the create
     });
     // Plans that stage slabs place them where the backend wants the rows (for a classic file:
     // its real offsets, which the header's size decides).
     if (plans_.stages_slabs()) {
       SlabPlacement placement;
-      run_and_agree(comm_, [&] { placement = backend_->placement(); });
+      run_and_agree(comm_, [&] {
+        try {
+          placement = backend_->placement();
+        } catch (const Error& e) {
+          throw readable(e);
+        }
+      });
       run_and_agree(comm_, [&] { plans_.place(placement); });
     }
   } catch (const Error&) {
@@ -97,27 +126,30 @@ void FileSink::open_file(const FileName& file) {
   file_.open = true;
   file_.name = file.name;
   file_.extent = share_file_extent(facts.extent, comm_);
-  file_.commit = CommitPlan{temp, file.path, dir, options_.noclobber, options_.fsync_before_rename, -1};
+  file_.commit = CommitPlan{temp, file.path, dir, options_.noclobber, options_.fsync_before_rename, -1, folder};
   // Written behind the model: the backend leaves its slabs to the commit service, which also
   // commits the file; the writers meet in the file's ledger.
   file_.behind = options_.write_behind && backend_->defers_slabs() && setup_.traits.writes_file;
   if (file_.behind) {
     auto f = std::make_shared<InFlightFile>();
     f->commit = file_.commit;
-    f->ledger = ledger_path_of(file.path);
+    const std::string ledger_name = name + std::string(kLedgerSuffix);
+    f->ledger = folder->path_of(ledger_name);
     f->slot = plans_.writer_index();
     f->slots = static_cast<int>(plans_.writers().size());
     f->sync = options_.fsync_before_rename;
     f->stats = setup_.stats;
     run_and_agree(comm_, [&] {
-      if (rank_ == 0) create_ledger(f->ledger, f->slots);
+      if (rank_ == 0) create_ledger(*folder, ledger_name, f->slots);
     });
     setup_.commits->track(f);
     file_.in_flight = std::move(f);
   }
   std::string report;
   const bool behind_asked = options_.write_behind && plans_.stages_slabs() && setup_.traits.writes_behind;
-  run_and_agree(comm_, [&] { report = hints.verify_and_report(temp, facts, file.path, behind_asked, options_.hints); });
+  run_and_agree(comm_, [&] {
+    report = file_.commit.readable(hints.verify_and_report(temp, facts, file.path, behind_asked, options_.hints));
+  });
   setup_.stats->attachments.emplace_back("hints:" + file.name, std::move(report));
   // Chunked formats: the chunk shape and filters of every variable (which rank owns which chunk
   // follows from them and the writers' shares; docs/COMPRESSION.md).
@@ -138,7 +170,11 @@ void FileSink::complete_file(std::size_t stats_index, FrameStats& stats) {
   file_.open = false;
   try {
     run_and_agree(comm_, [&] {
-      backend_->close(!behind && options_.fsync_before_rename);
+      try {
+        backend_->close(!behind && options_.fsync_before_rename);
+      } catch (const Error& e) {
+        throw Error(e.kind(), file_.commit.readable(e.what()));
+      }
       fault(FaultPhase::Close);  // tests: one rank fails after the close
     });
   } catch (const Error&) {
@@ -178,7 +214,9 @@ void FileSink::close_broken_file() noexcept {
   }
   if (file_.in_flight) setup_.commits->finish(file_.in_flight, true);
   file_.open = false;
-  if (rank_ == 0) std::fprintf(stderr, "nwpio: the partial file stays at %s\n", file_.commit.temp.c_str());
+  if (rank_ == 0) {
+    std::fprintf(stderr, "nwpio: the partial file stays at %s\n", file_.commit.readable(file_.commit.temp).c_str());
+  }
 }
 
 }  // namespace nwpio::detail

@@ -15,7 +15,8 @@ void sync_descriptor(int fd, const std::string& path) {
 }
 
 void sync_path(const std::string& path, int flags) {
-  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  // O_NONBLOCK: a FIFO under the name never blocks the open (and is not a file to sync).
+  const int fd = ::open(path.c_str(), flags | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw Error(ErrorKind::Io, "open " + path + " for fsync: " + std::strerror(errno));
   const int rc = ::fsync(fd);
   const int err = errno;

@@ -5,8 +5,10 @@
 
 namespace nwpio::detail {
 
-// fsync of a file or folder by path (flags: O_RDONLY, or O_RDONLY | O_DIRECTORY); a file system
-// that cannot sync a folder (EINVAL) is not an error. Throws Error(Io).
+// fsync of a file or folder by path (flags: O_RDONLY | O_NOFOLLOW for a file nwpio wrote, or
+// O_RDONLY | O_DIRECTORY); opened read-only and never blocking (O_NONBLOCK), so a name someone
+// planted is never written. A file system that cannot sync a folder (EINVAL) is not an error.
+// Throws Error(Io).
 void sync_path(const std::string& path, int flags);
 
 // fsync of an open descriptor; throws Error(Io) naming `path`.

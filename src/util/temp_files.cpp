@@ -34,21 +34,71 @@ std::string folder_of(const std::string& path) {
   return d.empty() ? std::string(".") : d;
 }
 
-// The private folder must be a real folder of this user that nobody else may write.
-void check_private_dir(const std::string& dir) {
+const char* const kWhy = "nwpio writes files there until they are complete and needs a folder only this user can write";
+
+// Opens the folder `path` names, never through a symbolic link, without blocking on a FIFO.
+// Throws Error(Io) saying what is there instead.
+int open_folder(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd >= 0) return fd;
+  const int err = errno;
   struct stat st {};
-  if (::lstat(dir.c_str(), &st) != 0) throw Error(ErrorKind::Io, "cannot inspect " + dir + ": " + system_text(errno));
-  const std::string why = "nwpio writes files there until they are complete and needs a folder only this user can write";
-  if (!S_ISDIR(st.st_mode)) {
-    throw Error(ErrorKind::Io, dir + " is " + kind_of(st) + ", not a folder; " + why + ": remove it");
+  if (::lstat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+    throw Error(ErrorKind::Io, path + " is " + kind_of(st) + ", not a folder; " + kWhy + ": remove it");
   }
+  throw Error(ErrorKind::Io, "cannot open " + path + ": " + system_text(err));
+}
+
+// The folder held by `fd` must be a real folder of this user that nobody else may enter;
+// `close_it`: a mode that lets others in is set to 0700 (the folder's owner may), else refused.
+void check_folder(int fd, const std::string& path, bool close_it, struct stat& st) {
+  if (::fstat(fd, &st) != 0) throw Error(ErrorKind::Io, "cannot inspect " + path + ": " + system_text(errno));
   if (st.st_uid != ::geteuid()) {
-    throw Error(ErrorKind::Io, dir + " belongs to user id " + std::to_string(st.st_uid) + ", not to this job's user " +
-                                   std::to_string(::geteuid()) + "; " + why);
+    throw Error(ErrorKind::Io, path + " belongs to user id " + std::to_string(st.st_uid) + ", not to this job's user " +
+                                   std::to_string(::geteuid()) + "; " + kWhy);
   }
-  if ((st.st_mode & 0077) != 0 && ::chmod(dir.c_str(), 0700) != 0) {
-    throw Error(ErrorKind::Io, dir + " may be entered or written by others and its mode cannot be set to 0700 (" +
-                                   system_text(errno) + "); " + why);
+  if ((st.st_mode & 0077) == 0) return;
+  if (!close_it || ::fchmod(fd, 0700) != 0) {
+    throw Error(ErrorKind::Io, path + " may be entered or written by others and its mode cannot be set to 0700 (" +
+                                   system_text(close_it ? errno : EPERM) + "); " + kWhy);
+  }
+}
+
+// The path that reaches the folder of `fd` itself, or "" where the system offers none.
+std::string path_through(int fd, std::uint64_t inode) {
+  const std::string via = "/proc/self/fd/" + std::to_string(fd);
+  struct stat st {};
+  if (::stat(via.c_str(), &st) == 0 && S_ISDIR(st.st_mode) && static_cast<std::uint64_t>(st.st_ino) == inode) return via;
+  return {};
+}
+
+// 0, or the errno of a create that did not happen because the folder is gone (ENOENT).
+int try_create(const PrivateDir& dir, std::string_view name) {
+  const std::string n(name);
+  const std::string shown = dir.readable(dir.path_of(name));
+  for (int attempt = 0;; ++attempt) {
+    const int fd = ::openat(dir.descriptor(), n.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      ::close(fd);
+      return 0;
+    }
+    const int err = errno;
+    if (err == ENOENT) return err;
+    if (err != EEXIST || attempt > 0) throw Error(ErrorKind::Io, "cannot create " + shown + ": " + system_text(err));
+    // Something is there: a leftover of a crashed run is removed when it is a regular file of
+    // this user; anything else is not touched.
+    struct stat st {};
+    if (::fstatat(dir.descriptor(), n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+      throw Error(ErrorKind::Io, "cannot inspect " + shown + ": " + system_text(errno));
+    }
+    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+      throw Error(ErrorKind::Io, "cannot create " + shown + ": " + kind_of(st) +
+                                     (S_ISREG(st.st_mode) ? " of user id " + std::to_string(st.st_uid) : std::string()) +
+                                     " is there; nwpio removes only its own leftover files");
+    }
+    if (::unlinkat(dir.descriptor(), n.c_str(), 0) != 0) {
+      throw Error(ErrorKind::Io, "cannot remove the leftover " + shown + ": " + system_text(errno));
+    }
   }
 }
 
@@ -65,77 +115,114 @@ std::string temporary_path_of(const std::string& final_path) {
       .string();
 }
 
-std::string ledger_path_of(const std::string& final_path) {
-  const std::filesystem::path p(final_path);
-  return (std::filesystem::path(private_dir_of(folder_of(final_path))) /
-          (p.filename().string() + std::string(kLedgerSuffix)))
-      .string();
+PrivateDir::PrivateDir(int fd, std::string shown, std::uint64_t inode)
+    : fd_(fd), shown_(std::move(shown)), inode_(inode) {
+  via_ = path_through(fd_, inode_);
+  if (via_.empty()) via_ = shown_;  // no /proc: paths by name (checked once, not held)
 }
 
-std::string ensure_private_dir(const std::string& dir) {
+PrivateDir::~PrivateDir() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::shared_ptr<const PrivateDir> PrivateDir::make(const std::string& dir) {
   const std::string mine = private_dir_of(dir);
   if (::mkdir(mine.c_str(), 0700) != 0 && errno != EEXIST) {
     throw Error(ErrorKind::Io, "cannot create " + mine + ": " + system_text(errno));
   }
-  check_private_dir(mine);
-  return mine;
+  const int fd = open_folder(mine);
+  struct stat st {};
+  try {
+    check_folder(fd, mine, true, st);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  return std::shared_ptr<const PrivateDir>(new PrivateDir(fd, mine, static_cast<std::uint64_t>(st.st_ino)));
 }
 
-void create_exclusive(const std::string& path) {
+std::shared_ptr<const PrivateDir> PrivateDir::join(const std::string& dir, std::uint64_t inode) {
+  const std::string mine = private_dir_of(dir);
+  const int fd = open_folder(mine);
+  struct stat st {};
+  try {
+    check_folder(fd, mine, false, st);
+    if (static_cast<std::uint64_t>(st.st_ino) != inode) {
+      throw Error(ErrorKind::Io, mine + " is not the folder this file was created in (someone renamed or replaced it "
+                                        "meanwhile); " + kWhy);
+    }
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  return std::shared_ptr<const PrivateDir>(new PrivateDir(fd, mine, inode));
+}
+
+std::string PrivateDir::path_of(std::string_view name) const { return via_ + "/" + std::string(name); }
+
+std::string PrivateDir::readable(std::string text) const {
+  if (via_ == shown_) return text;
+  const std::string from = via_ + "/", to = shown_ + "/";
+  for (std::size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+void create_exclusive(const PrivateDir& dir, std::string_view name) {
+  if (const int err = try_create(dir, name); err != 0) {
+    throw Error(ErrorKind::Io, "cannot create " + dir.readable(dir.path_of(name)) + ": " + system_text(err));
+  }
+}
+
+std::shared_ptr<const PrivateDir> make_with_file(const std::string& dir, std::string_view name) {
   for (int attempt = 0;; ++attempt) {
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd >= 0) {
-      ::close(fd);
-      return;
+    auto folder = PrivateDir::make(dir);
+    const int err = try_create(*folder, name);
+    if (err == 0) return folder;
+    // The folder was removed after it was opened (another stream of the job emptied it): once
+    // more, with a new one.
+    if (attempt > 0) {
+      throw Error(ErrorKind::Io, "cannot create " + folder->readable(folder->path_of(name)) + ": " + system_text(err));
     }
-    const int err = errno;
-    if (err == ENOENT && attempt == 0) {  // the private folder went away (another stream emptied it)
-      ensure_private_dir(folder_of(folder_of(path)));
-      continue;
-    }
-    if (err != EEXIST || attempt > 0) throw Error(ErrorKind::Io, "cannot create " + path + ": " + system_text(err));
-    // Something is there: a leftover of a crashed run is removed when it is a regular file of
-    // this user; anything else is not touched.
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0) throw Error(ErrorKind::Io, "cannot inspect " + path + ": " + system_text(errno));
-    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
-      throw Error(ErrorKind::Io, "cannot create " + path + ": " + kind_of(st) +
-                                     (S_ISREG(st.st_mode) ? " of user id " + std::to_string(st.st_uid) : std::string()) +
-                                     " is there; nwpio removes only its own leftover files");
-    }
-    if (::unlink(path.c_str()) != 0) throw Error(ErrorKind::Io, "cannot remove the leftover " + path + ": " + system_text(errno));
   }
 }
 
 void write_file_atomically(const std::string& path, std::string_view text) {
   const std::string dir = folder_of(path);
-  ensure_private_dir(dir);
-  const std::string temp = temporary_path_of(path);
-  create_exclusive(temp);
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) throw Error(ErrorKind::Io, "cannot open " + temp + ": " + system_text(errno));
-  std::size_t done = 0;
-  int err = 0;
-  while (done < text.size()) {
-    const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      err = w < 0 ? errno : EIO;
-      break;
+  const std::string name = std::filesystem::path(path).filename().string() + std::string(kTemporarySuffix);
+  {
+    const auto folder = make_with_file(dir, name);
+    const int fd = ::openat(folder->descriptor(), name.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) throw Error(ErrorKind::Io, "cannot open " + temporary_path_of(path) + ": " + system_text(errno));
+    std::size_t done = 0;
+    int err = 0;
+    while (done < text.size()) {
+      const ssize_t w = ::write(fd, text.data() + done, text.size() - done);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        err = w < 0 ? errno : EIO;
+        break;
+      }
+      done += static_cast<std::size_t>(w);
     }
-    done += static_cast<std::size_t>(w);
-  }
-  if (::close(fd) != 0 && err == 0) err = errno;
-  if (err == 0 && std::rename(temp.c_str(), path.c_str()) != 0) err = errno;
-  if (err != 0) {
-    ::unlink(temp.c_str());
-    throw Error(ErrorKind::Io, "cannot write " + path + ": " + system_text(err));
+    if (::close(fd) != 0 && err == 0) err = errno;
+    if (err == 0 && ::renameat(folder->descriptor(), name.c_str(), AT_FDCWD, path.c_str()) != 0) err = errno;
+    if (err != 0) {
+      ::unlinkat(folder->descriptor(), name.c_str(), 0);
+      throw Error(ErrorKind::Io, "cannot write " + path + ": " + system_text(err));
+    }
   }
   remove_private_dir_if_empty(dir);
 }
 
 void remove_private_dir_if_empty(const std::string& dir) noexcept {
-  ::rmdir(private_dir_of(dir).c_str());  // fails (ENOTEMPTY) while another stream uses it
+  // Only this user's own folder: a name someone else planted there (their folder, empty or not,
+  // a symbolic link) is left as it is. rmdir fails (ENOTEMPTY) while another stream uses it.
+  const std::string mine = private_dir_of(dir);
+  struct stat st {};
+  if (::lstat(mine.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::geteuid()) return;
+  ::rmdir(mine.c_str());
 }
 
 }  // namespace nwpio::detail

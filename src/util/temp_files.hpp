@@ -6,15 +6,24 @@
 //
 // The folder belongs to the job's user and only that user may enter or write it (mode 0700);
 // nwpio creates it when a stream opens its first file and refuses one that is not a real
-// folder of the same user, or that others may write. Inside it every temporary file is created
-// exclusively (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0666 less the umask, so modes follow the
-// umask as for any file the job creates); a leftover of a crashed run of the same stream is
-// removed first, but only when it is a regular file of the same user. The libraries (PnetCDF,
-// netCDF-C, HDF5, MPI-IO) then open that path, which nobody else can replace, and the commit
-// renames it to its final name: rename(2) replaces whatever is there (a planted symbolic link
-// included) without following it, or, with noclobber, refuses.
+// folder of the same user. Inside it every temporary file is created exclusively (O_CREAT |
+// O_EXCL | O_NOFOLLOW, mode 0666 less the umask, so modes follow the umask as for any file the
+// job creates); a leftover of a crashed run of the same stream is removed first, but only when
+// it is a regular file of the same user. The commit renames it to its final name: rename(2)
+// replaces whatever is there (a planted symbolic link included) without following it, or, with
+// noclobber, refuses.
+//
+// The folder's NAME stays in a directory others may write: they can rename the folder away and
+// put a symbolic link or a folder of theirs under its name at any moment, and a path looked up
+// through that name afterwards (a library's open or truncate, a rename) would lead there. So
+// the name is looked up once per file, by each process that uses it, and checked on the
+// descriptor it gave (PrivateDir); every later path goes through that descriptor,
+// /proc/self/fd/<n>/<name>, which Linux resolves to the very folder the descriptor holds,
+// wherever its name is now. The libraries (PnetCDF, netCDF-C, HDF5, MPI-IO) open those paths.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -29,27 +38,59 @@ inline constexpr std::string_view kPrivateDirPrefix = ".nwpio-tmp-";
 
 // The private folder of this process's user in `dir` (a path; nothing is created).
 std::string private_dir_of(const std::string& dir);
-// Where the file with final path `final_path` is written until it is complete.
+// Where the file with final path `final_path` is written until it is complete (as users see it;
+// nwpio itself reaches it through a PrivateDir).
 std::string temporary_path_of(const std::string& final_path);
-// Its completion ledger.
-std::string ledger_path_of(const std::string& final_path);
 
-// One process (rank 0): makes sure the private folder of `dir` exists and is safe, and returns
-// its path. Throws Error(Io) naming the folder and what is wrong with it.
-std::string ensure_private_dir(const std::string& dir);
+// The private folder of one output directory, held open by this process (see above). Every
+// rank that writes a file holds its own; shared by what needs the folder until the file is
+// committed (the commit, the background writer), and closed with the last holder.
+class PrivateDir {
+ public:
+  // One process (rank 0): creates the folder when it is missing, holds it and checks it: a real
+  // folder of this user (a folder others may enter is closed: mode 0700). Throws Error(Io)
+  // naming the folder and what is wrong with it.
+  static std::shared_ptr<const PrivateDir> make(const std::string& dir);
+  // Every other process: holds the folder `dir` names and checks it is the one rank 0 holds
+  // (`inode`: rank 0's inode()). Throws Error(Io) when the name leads elsewhere now.
+  static std::shared_ptr<const PrivateDir> join(const std::string& dir, std::uint64_t inode);
+  ~PrivateDir();
+  PrivateDir(const PrivateDir&) = delete;
+  PrivateDir& operator=(const PrivateDir&) = delete;
 
-// Creates `path` (inside a private folder) exclusively, empty, and closes it; a leftover regular
-// file of this user is removed first. Throws Error(Io) naming what is there when it is anything
-// else (a symbolic link, a FIFO, a folder, another user's file).
-void create_exclusive(const std::string& path);
+  std::uint64_t inode() const noexcept { return inode_; }
+  int descriptor() const noexcept { return fd_; }
+  // The path through which `name` inside the folder is opened, renamed, removed.
+  std::string path_of(std::string_view name) const;
+  // For messages: `text` with every path through the descriptor written as users know it
+  // (<dir>/.nwpio-tmp-<uid>/...).
+  std::string readable(std::string text) const;
+
+ private:
+  PrivateDir(int fd, std::string shown, std::uint64_t inode);
+  int fd_ = -1;
+  std::string shown_;  // <dir>/.nwpio-tmp-<uid>
+  std::string via_;    // /proc/self/fd/<fd>, or shown_ where /proc is missing
+  std::uint64_t inode_ = 0;
+};
+
+// Creates `name` inside `dir` exclusively, empty, and closes it; a leftover regular file of this
+// user is removed first. Throws Error(Io) naming what is there when it is anything else (a
+// symbolic link, a FIFO, a folder, another user's file), or errno ENOENT when the folder was
+// removed meanwhile (another stream of the job emptied and removed it: make it again).
+void create_exclusive(const PrivateDir& dir, std::string_view name);
+
+// Rank 0: the private folder of `dir`, held, with the file `name` created exclusively in it (a
+// folder another stream removed meanwhile is made again). Throws Error(Io).
+std::shared_ptr<const PrivateDir> make_with_file(const std::string& dir, std::string_view name);
 
 // Writes `text` to `path` atomically (a temporary file in the private folder of path's folder,
 // renamed): a reader sees the old content or the new, and a planted name is replaced, never
 // written through. Throws Error(Io).
 void write_file_atomically(const std::string& path, std::string_view text);
 
-// Removes the private folder of `dir` when it is empty (other streams may still use it);
-// never throws.
+// Removes the private folder of `dir` when it is empty (other streams may still use it) and is
+// a folder of this user (anything else under its name is left alone); never throws.
 void remove_private_dir_if_empty(const std::string& dir) noexcept;
 
 }  // namespace nwpio::detail

@@ -2,14 +2,17 @@
 // checker is tested apart from the Writer): complete CDF-2, CDF-5 and netCDF-4 history files,
 // and every way a file can be wrong -- truncated, not netCDF, not WRF-structured, no frame, a
 // frame whose Times was never written, dates going backwards, a temporary leftover, a missing
-// file. The binary's exit codes (0 all OK, 1 any problem, 2 usage) are checked too.
+// file. The binary's exit codes (0 all OK, 1 any problem, 2 usage) are checked too, and what it
+// says for an output folder and for a final name with leftovers in the private folder.
 #include <gtest/gtest.h>
 #include <netcdf.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -147,6 +150,21 @@ TEST(NwpioCheck, NotNetcdfIsBad) {
   EXPECT_NE(r.line.find("not a readable netCDF file"), std::string::npos) << r.line;
 }
 
+// A FIFO or a folder under a checked name is BAD at once: nothing waits for a FIFO's writer.
+TEST(NwpioCheck, NotARegularFileIsBadWithoutOpeningIt) {
+  const std::string fifo = path_of("a_fifo"), folder = path_of("a_folder");
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  fs::create_directories(folder);
+  auto r = check_file(fifo);
+  EXPECT_EQ(r.verdict, Verdict::Bad) << r.line;
+  EXPECT_NE(r.line.find("not a regular file (a FIFO)"), std::string::npos) << r.line;
+  r = check_file(folder);
+  EXPECT_EQ(r.verdict, Verdict::Bad) << r.line;
+  EXPECT_NE(r.line.find("not a regular file (a folder)"), std::string::npos) << r.line;
+  fs::remove(fifo);
+}
+
 TEST(NwpioCheck, MissingFileIsBad) {
   const auto r = check_file(path_of("does_not_exist.nc"));
   EXPECT_EQ(r.verdict, Verdict::Bad) << r.line;
@@ -186,14 +204,26 @@ TEST(NwpioCheck, DatesGoingBackwardsAreBad) {
 }
 
 TEST(NwpioCheck, TemporaryLeftoverIsTemp) {
-  // Complete or not, a file under the temporary name was never committed.
-  const std::string p = path_of("wrfout_d01_2019-06-01_00_00_00.nwpio-tmp");
-  make_file(p, Spec{});
-  const auto r = check_file(p);
+  // Complete or not, a file under the temporary name was never committed: beside its final name
+  // (as older versions left it) or in the user's private folder, where it is written now.
+  const std::string final_name = path_of("wrfout_d01_2019-06-01_00_00_00");
+  const std::string private_dir = path_of(".nwpio-tmp-1234");
+  fs::create_directories(private_dir);
+  for (const std::string& p : {final_name + ".nwpio-tmp", private_dir + "/wrfout_d01_2019-06-01_00_00_00.nwpio-tmp"}) {
+    make_file(p, Spec{});
+    const auto r = check_file(p);
+    EXPECT_EQ(r.verdict, Verdict::Temporary) << r.line;
+    EXPECT_EQ(r.line.rfind("TEMP", 0), 0u) << r.line;
+    EXPECT_NE(r.line.find("would become " + final_name + ")"), std::string::npos) << r.line;
+  }
+  // A completion ledger: TEMP, never opened as netCDF.
+  const std::string ledger = private_dir + "/wrfout_d01_2019-06-01_00_00_00.nwpio-done";
+  std::ofstream(ledger) << "\x01";
+  const auto r = check_file(ledger);
   EXPECT_EQ(r.verdict, Verdict::Temporary) << r.line;
-  EXPECT_EQ(r.line.rfind("TEMP", 0), 0u) << r.line;
-  EXPECT_NE(r.line.find("would have become " + path_of("wrfout_d01_2019-06-01_00_00_00") + ")"), std::string::npos)
-      << r.line;
+  EXPECT_NE(r.line.find("completion ledger of " + final_name), std::string::npos) << r.line;
+  fs::remove_all(private_dir);
+  fs::remove(final_name + ".nwpio-tmp");
 }
 
 // Runs the binary outside this MPI job: a clean environment, so that its own MPI_Init is a
@@ -229,6 +259,75 @@ TEST(NwpioCheck, ExitCodes) {
   EXPECT_LT(out.find("TEMP " + tmp), out.find("OK   " + b));
   EXPECT_EQ(run(a + " " + path_of("missing.nc")), 1) << cli_output();
   EXPECT_EQ(run(""), 2) << cli_output();
+}
+
+}  // namespace
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+// An output folder: its netCDF files (not its logs), then what its private folders hold.
+TEST(NwpioCheck, OutputFolderListsFilesAndWhatIsNotComplete) {
+  const std::string out = path_of("outdir");
+  fs::remove_all(out);
+  fs::create_directories(out + "/.nwpio-tmp-0");
+  fs::create_directories(out + "/.nwpio-tmp-77");
+  fs::create_directories(out + "/subfolder");
+  make_file(out + "/wrfout_d01_2019-06-01_00_00_00", Spec{});
+  make_file(out + "/wrfout_d01_2019-06-01_01_00_00", Spec{.cmode = NC_NETCDF4});
+  std::ofstream(out + "/rsl.out.0000") << "a log, not netCDF\n";
+  std::ofstream(out + "/stats.json") << "{}\n";
+  make_file(out + "/subfolder/not_looked_at.nc", Spec{.times_written = 0});
+  make_file(out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-tmp", Spec{});
+  std::ofstream(out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-done") << "\x01";
+  EXPECT_EQ(run(out), 1) << cli_output();
+  const auto lines = lines_of(cli_output());
+  ASSERT_EQ(lines.size(), 4u) << cli_output();
+  EXPECT_EQ(lines[0].rfind("OK   " + out + "/wrfout_d01_2019-06-01_00_00_00:", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("OK   " + out + "/wrfout_d01_2019-06-01_01_00_00:", 0), 0u) << lines[1];
+  EXPECT_EQ(lines[2].rfind("TEMP " + out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-done:", 0), 0u) << lines[2];
+  EXPECT_EQ(lines[3].rfind("TEMP " + out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-tmp:", 0), 0u) << lines[3];
+  EXPECT_NE(lines[3].find("would become " + out + "/wrfout_d01_2019-06-01_02_00_00)"), std::string::npos) << lines[3];
+  // Without the leftovers: every file OK, exit 0 (an empty private folder says nothing).
+  fs::remove(out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-tmp");
+  fs::remove(out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-done");
+  EXPECT_EQ(run(out), 0) << cli_output();
+  EXPECT_EQ(lines_of(cli_output()).size(), 2u) << cli_output();
+  // The private folder itself as the argument: its contents.
+  std::ofstream(out + "/.nwpio-tmp-77/x.nwpio-tmp");
+  EXPECT_EQ(run(out + "/.nwpio-tmp-77"), 1) << cli_output();
+  EXPECT_EQ(cli_output().rfind("TEMP " + out + "/.nwpio-tmp-77/x.nwpio-tmp:", 0), 0u) << cli_output();
+}
+
+// A final name: its own line, then the leftovers of that name (only); missing with a leftover:
+// the leftover's line alone.
+TEST(NwpioCheck, FinalNameReportsItsLeftovers) {
+  const std::string out = path_of("outname");
+  fs::remove_all(out);
+  fs::create_directories(out + "/.nwpio-tmp-0");
+  const std::string a = out + "/wrfout_a", b = out + "/wrfout_b";
+  make_file(a, Spec{});
+  EXPECT_EQ(run(a), 0) << cli_output();
+  EXPECT_EQ(lines_of(cli_output()).size(), 1u) << cli_output();
+  make_file(out + "/.nwpio-tmp-0/wrfout_a.nwpio-tmp", Spec{});  // a newer write of the same name
+  make_file(out + "/.nwpio-tmp-0/wrfout_b.nwpio-tmp", Spec{});
+  EXPECT_EQ(run(a), 1) << cli_output();
+  auto lines = lines_of(cli_output());
+  ASSERT_EQ(lines.size(), 2u) << cli_output();
+  EXPECT_EQ(lines[0].rfind("OK   " + a, 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1].rfind("TEMP " + out + "/.nwpio-tmp-0/wrfout_a.nwpio-tmp", 0), 0u) << lines[1];
+  EXPECT_EQ(run(b), 1) << cli_output();
+  lines = lines_of(cli_output());
+  ASSERT_EQ(lines.size(), 1u) << cli_output();
+  EXPECT_EQ(lines[0].rfind("TEMP " + out + "/.nwpio-tmp-0/wrfout_b.nwpio-tmp", 0), 0u) << lines[0];
+  EXPECT_EQ(run(out + "/wrfout_c"), 1) << cli_output();
+  EXPECT_EQ(cli_output().rfind("BAD  " + out + "/wrfout_c: cannot stat", 0), 0u) << cli_output();
 }
 
 }  // namespace

@@ -9,10 +9,8 @@
 # Case 1 (deterministic): 3 ranks, frame 2 of 4 pauses after begin_frame and every put; the
 #   test kills all ranks there. Frames 0 and 1 must be complete files (nwpio-check OK,
 #   ncvalidator, every value read back with netCDF-C); frame 2 only a .nwpio-tmp; no frame 3.
-# Case 2 (whenever it happens): 2 ranks write larger frames without pausing; the test kills
-#   all ranks at a random moment after the first file is complete, 3 times. Whatever moment
-#   it hit: every final-name file is complete and valid, everything else is a .nwpio-tmp (at
-#   most two: one committed behind the model, the next being written).
+# Kills at random moments (one rank or every rank, many runs, the kill points counted):
+#   random_kills.sh.
 set -uo pipefail
 WRITER=$1 CHECK=$2 NCVALIDATOR=$3 MPIEXEC=$4 SCRATCH=$5
 read -ra PREFLAGS <<<"${MPIEXEC_PREFLAGS:-}"  # set by ctest: --oversubscribe under Open MPI
@@ -118,31 +116,15 @@ rc=$?
 echo "$out"
 [[ $rc -eq 1 ]] || fail "nwpio-check exit code $rc, expected 1"
 [[ $(grep -c '^OK' <<< "$out") -eq 2 && $(grep -c '^TEMP' <<< "$out") -eq 1 ]] || fail "nwpio-check lines: expected 2 OK and 1 TEMP"
-
-# ---- case 2: killed at a random moment -----------------------------------------------------
-VERIFY_GRID="--e-we 200 --e-sn 160 --e-vert 20"
-for round in 1 2 3; do
-  note "case 2, round $round: 2 ranks, SIGKILL at a random moment"
-  dir=$SCRATCH/case2_$round
-  start_run "$dir" 2 --frames 24 $VERIFY_GRID
-  for ((i = 0; i < 1200; ++i)); do
-    compgen -G "$dir/out/wrfout_d01_*[0-9]" > /dev/null && break
-    kill -0 "$RUN_PID" 2> /dev/null || break
-    sleep 0.05
-  done
-  sleep "0.$((RANDOM % 10))$((RANDOM % 10))"
-  if ! kill -0 "$RUN_PID" 2> /dev/null; then
-    fail "the run ended before it could be killed (make the frames larger)"
-    cat "$dir/run.log"
-    continue
-  fi
-  kill_all_ranks "$dir" 2
-  check_dir "$dir"
-  note "round $round: $FINALS complete, $TEMPS temporary"
-  [[ $FINALS -ge 1 ]] || fail "no complete file"
-  # At most two files are in flight: one being committed behind the model, the next being written.
-  [[ $TEMPS -le 2 ]] || fail "more than two temporary files"
-done
+# The output folder as the argument: its two files, then what the private folder holds (frame 2's
+# file and its completion ledger).
+out=$("$CHECK" "$dir/out")
+rc=$?
+echo "$out"
+[[ $rc -eq 1 ]] || fail "nwpio-check $dir/out: exit code $rc, expected 1"
+[[ $(grep -c '^OK' <<< "$out") -eq 2 ]] || fail "nwpio-check $dir/out: expected 2 OK lines"
+grep -q "^TEMP $dir/out/.nwpio-tmp-$(id -u)/wrfout_d01_2019-06-01_02_00_00.nwpio-tmp: " <<< "$out" ||
+  fail "nwpio-check $dir/out does not list frame 2's temporary file"
 
 if ((failures > 0)); then
   echo "killed_run: $failures failures"

@@ -2,7 +2,9 @@
 // PnetCDF that wrote it) and checks it against the driver's case (tests/wrfio/wrfio_case.f90):
 // every value of every variable and frame, Times, every dimension, every variable and global
 // attribute (the training phase's values: those repeated after commit are ignored), and that
-// no temporary file is left. Usage: verify_wrfio_output <dir>. Prints one line; exit 0 = good.
+// no temporary file is left. Usage: verify_wrfio_output <dir> [file name] (wrfio_driver's history
+// file by default; its restart file is wrfrst_d01_2001-01-01_00_00_00). Prints one line; exit 0 =
+// good.
 #include <netcdf.h>
 
 #include <cmath>
@@ -154,13 +156,13 @@ void check_variable(int nc, int index) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: verify_wrfio_output <dir>\n";
+  if (argc != 2 && argc != 3) {
+    std::cerr << "usage: verify_wrfio_output <dir> [file name, default wrfout_d01_2001-01-01_00_00_00]\n";
     return 2;
   }
   namespace fs = std::filesystem;
   const fs::path dir = argv[1];
-  const fs::path file = dir / "wrfout_d01_2001-01-01_00_00_00";
+  const fs::path file = dir / (argc == 3 ? argv[2] : "wrfout_d01_2001-01-01_00_00_00");
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() == ".nwpio-tmp") fail("temporary file left: " + e.path().string());
   }

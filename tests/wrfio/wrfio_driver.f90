@@ -7,7 +7,9 @@
 ! scribbled over after each call: nothing may be kept); ioclose. Then the file is read back
 ! through the package as WRF reads a restart file (open_for_read, get_next_time, get_dom_ti_*,
 ! get_var_ti_*, get_var_info, read_field) and every value of this rank's patch is checked,
-! halos untouched. Usage: wrfio_driver <output dir>. Exit 0 when every rank found no problem.
+! halos untouched. Usage: wrfio_driver <output dir> [RESTART]: with RESTART the same file is written
+! as WRF writes a restart file (DATASET=RESTART, wrfrst_d01_<date>). Exit 0 when every rank found
+! no problem; every failed call is printed with its status by the rank that made it.
 program wrfio_driver
   use mpi
   use wrfio_case
@@ -15,7 +17,7 @@ program wrfio_driver
   implicit none
   integer, parameter :: WRF_FILE_OPENED_NOT_COMMITTED = 101, WRF_FILE_OPENED_FOR_WRITE = 102
   integer :: ierr, rank, nranks, status, dh, fstat, frame, v, errors, total, n, iocomm
-  character(len=256) :: outdir, fname, got
+  character(len=256) :: outdir, fname, got, dataset
   character(len=19) :: date
   type(grid_t) :: g
 
@@ -23,14 +25,17 @@ program wrfio_driver
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
   call get_command_argument(1, outdir)
+  call get_command_argument(2, dataset)
+  if (dataset == ' ') dataset = 'HISTORY'
   g = make_grid(rank, nranks)
   errors = 0
   iocomm = 0
   fname = trim(outdir) // '/wrfout_d01_' // date_of(1)
+  if (dataset == 'RESTART') fname = trim(outdir) // '/wrfrst_d01_' // date_of(1)
 
   call ext_pnc_ioinit(' ', status); call expect(status == 0, 'ioinit')
   call ext_pnc_open_for_write_begin(trim(fname), MPI_COMM_WORLD, iocomm, &
-       'DATASET=HISTORY,GRIDID=1,NTASKS_X=1,MYTASK_X=0', dh, status)
+       'DATASET=' // trim(dataset) // ',GRIDID=1,NTASKS_X=1,MYTASK_X=0', dh, status)
   call expect(status == 0, 'open_for_write_begin')
   call ext_pnc_inquire_filename(dh, got, fstat, status)
   call expect(status == 0 .and. fstat == WRF_FILE_OPENED_NOT_COMMITTED .and. got == fname, 'inquire_filename 101')

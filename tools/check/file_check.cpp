@@ -1,7 +1,8 @@
 // Checks one output file the way an operator would before trusting it: it opens with
 // netCDF-C, is WRF-structured (Time unlimited, DateStrLen 19, char Times(Time, DateStrLen)),
 // its frames carry valid increasing dates, and (classic formats) the file is as long as its
-// header says. A name ending in .nwpio-tmp is a leftover of an interrupted write.
+// header says. A temporary file (.nwpio-tmp) or completion ledger (.nwpio-done) is a write that
+// is not complete: one in progress or a leftover of an interrupted one.
 #include "file_check.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +11,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <string_view>
 #include <vector>
 
@@ -119,18 +121,49 @@ long long expected_size(const std::string& path, std::string& why) {
 
 }  // namespace
 
+std::string final_name_of(const std::string& path) {
+  std::string_view suffix;
+  for (std::string_view s : {std::string_view(kTemporarySuffix), std::string_view(kLedgerSuffix)}) {
+    if (ends_with(path, s)) suffix = s;
+  }
+  if (suffix.empty()) return {};
+  const std::filesystem::path p(path.substr(0, path.size() - suffix.size()));
+  const std::filesystem::path folder = p.parent_path();
+  // In a private folder: the final name is in the folder above it.
+  if (folder.filename().string().rfind(kPrivateDirPrefix, 0) == 0) {
+    const std::filesystem::path above = folder.parent_path();
+    return (above.empty() ? std::filesystem::path(".") / p.filename() : above / p.filename()).string();
+  }
+  return p.string();
+}
+
 FileReport check_file(const std::string& path) {
   FileReport report;
   if (ends_with(path, kTemporarySuffix)) {
     report.verdict = Verdict::Temporary;
     report.line = fmt::format(
-        "TEMP {}: temporary file of an interrupted write (would have become {}); not complete, safe to delete",
-        path, path.substr(0, path.size() - std::string_view(kTemporarySuffix).size()));
+        "TEMP {}: not complete (would become {}): a write in progress, or left by one that never finished; "
+        "safe to delete when no job writes {}",
+        path, final_name_of(path), final_name_of(path));
+    return report;
+  }
+  if (ends_with(path, kLedgerSuffix)) {
+    report.verdict = Verdict::Temporary;
+    report.line = fmt::format(
+        "TEMP {}: completion ledger of {} (written behind the model, not committed): a write in progress, or left "
+        "by one that never finished; safe to delete when no job writes {}",
+        path, final_name_of(path), final_name_of(path));
     return report;
   }
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) {
     report.line = fmt::format("BAD  {}: cannot stat: {}", path, std::strerror(errno));
+    return report;
+  }
+  // (never opened otherwise: opening a FIFO would wait for a writer)
+  if (!S_ISREG(st.st_mode)) {
+    report.line = fmt::format("BAD  {}: not a regular file ({})", path,
+                              S_ISDIR(st.st_mode) ? "a folder" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket");
     return report;
   }
   NcFile file;

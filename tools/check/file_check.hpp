@@ -12,9 +12,19 @@ struct FileReport {
   std::string line;  // one line: what was found
 };
 
-// The suffix nwpio gives a file while it is being written (renamed away on a good close).
+// Where nwpio keeps a file until it is complete (docs/RELIABILITY.md): in the private folder of
+// the job's user in the output directory, <dir>/.nwpio-tmp-<uid>/<final name>.nwpio-tmp, with
+// the completion ledger <final name>.nwpio-done beside it while the file is written behind the
+// model. The commit renames the file to <dir>/<final name>.
 inline constexpr const char* kTemporarySuffix = ".nwpio-tmp";
+inline constexpr const char* kLedgerSuffix = ".nwpio-done";
+inline constexpr const char* kPrivateDirPrefix = ".nwpio-tmp-";
 
+// One file's verdict. A name ending in kTemporarySuffix or kLedgerSuffix is TEMP (never opened).
 FileReport check_file(const std::string& path);
+
+// The final name a temporary file or ledger would have become (its folder's parent when it is in
+// a private folder), or "" when `path` is neither.
+std::string final_name_of(const std::string& path);
 
 }  // namespace nwpio::check

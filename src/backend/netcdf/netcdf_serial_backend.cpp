@@ -94,7 +94,7 @@ class NetcdfSerialBackend final : public Backend {
       ncid_ = -1;
       vars_.clear();
       netcdf_check(nc_close(id), "nc_close", path_);
-      if (durable) sync_path(path_, O_RDONLY);
+      if (durable) sync_path(path_, O_RDONLY | O_NOFOLLOW);
     });
   }
 
