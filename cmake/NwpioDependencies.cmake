@@ -1,10 +1,58 @@
-# Every dependency comes from a Debian package; nothing is downloaded at build time.
+# What each part of the build needs, found through CMAKE_PREFIX_PATH / PKG_CONFIG_PATH (site
+# installs, `module load`) before the system's own paths; nothing is downloaded at build time.
+# Everything missing is reported at once, with what needs it and its usual package names
+# (NwpioMissing.cmake); docs/INSTALL.md has the same table.
+#   library:        MPI (C, C++), netCDF-C, toml11, nlohmann_json, fmt, pkg-config
+#   io_form 11:     PnetCDF built for the same MPI (NWPIO_WITH_PNETCDF)
+#   io_form 13:     the MPI build of netCDF-C over parallel HDF5 (NWPIO_NETCDF)
+#   Fortran, WRF:   an MPI Fortran compiler (NWPIO_BUILD_FORTRAN, NWPIO_BUILD_WRFIO)
+#   tools:          CLI11 (NWPIO_BUILD_TOOLS)
+#   tests:          GoogleTest (NWPIO_BUILD_TESTS); bench: zlib (NWPIO_BUILD_BENCH)
+include(NwpioMissing)
+find_package(PkgConfig QUIET)
+if(NOT PKG_CONFIG_FOUND)
+  nwpio_missing(NAME "pkg-config (pkg-config or pkgconf)" FOR "finding PnetCDF and netCDF-C"
+    DEBIAN "pkg-config" RPM "pkgconf-pkg-config" SPACK "pkgconf")
+  nwpio_stop_if_missing()  # the finders below need it
+endif()
 include(NwpioMpi)                      # NWPIO_MPI, find_package(MPI), test launcher flags
-find_package(PkgConfig REQUIRED)
-find_package(toml11 REQUIRED)          # libtoml11-dev
-find_package(nlohmann_json REQUIRED)   # nlohmann-json3-dev
-find_package(fmt REQUIRED)             # libfmt-dev
-find_package(CLI11 REQUIRED)           # libcli11-dev
+
+find_package(toml11 QUIET)
+if(NOT toml11_FOUND)
+  nwpio_missing(NAME "toml11 3.x (header-only, its toml11Config.cmake)" FOR "the library (hint profiles)"
+    DEBIAN "libtoml11-dev"
+    HINT "Or install a toml11 3.x release with cmake into a prefix of yours and add it to CMAKE_PREFIX_PATH.")
+endif()
+find_package(nlohmann_json 3 QUIET)
+if(NOT nlohmann_json_FOUND)
+  nwpio_missing(NAME "nlohmann_json 3.x (header-only)" FOR "the library (statistics, hint reports, I/O servers)"
+    DEBIAN "nlohmann-json3-dev" RPM "json-devel" SPACK "nlohmann-json")
+endif()
+find_package(fmt QUIET)
+if(NOT fmt_FOUND)
+  nwpio_missing(NAME "fmt" FOR "the library and nwpio-check" DEBIAN "libfmt-dev" RPM "fmt-devel" SPACK "fmt")
+endif()
+if(NWPIO_BUILD_TOOLS)
+  find_package(CLI11 QUIET)
+  if(NOT CLI11_FOUND)
+    nwpio_missing(NAME "CLI11 (header-only)" FOR "the programs (NWPIO_BUILD_TOOLS)"
+      DEBIAN "libcli11-dev" RPM "cli11-devel" SPACK "cli11" HINT "Or -DNWPIO_BUILD_TOOLS=OFF (and tests, bench off).")
+  endif()
+endif()
+if(NWPIO_BUILD_TESTS)
+  find_package(GTest QUIET)
+  if(NOT GTest_FOUND)
+    nwpio_missing(NAME "GoogleTest" FOR "the tests (NWPIO_BUILD_TESTS)" DEBIAN "libgtest-dev" RPM "gtest-devel"
+      SPACK "googletest" HINT "Or -DNWPIO_BUILD_TESTS=OFF: a cluster install needs no tests.")
+  endif()
+endif()
+if(NWPIO_BUILD_BENCH)
+  find_package(ZLIB QUIET)
+  if(NOT ZLIB_FOUND)
+    nwpio_missing(NAME "zlib" FOR "nwpio-bench (NWPIO_BUILD_BENCH)" DEBIAN "zlib1g-dev" RPM "zlib-devel"
+      SPACK "zlib" HINT "Or -DNWPIO_BUILD_BENCH=OFF.")
+  endif()
+endif()
 
 include(NwpioNetcdf)                   # NWPIO_NETCDF: which netCDF-C (serial or MPI build)
 
@@ -42,14 +90,21 @@ endfunction()
 
 set(NWPIO_HAVE_PNETCDF OFF)
 if(NWPIO_WITH_PNETCDF)
-  pkg_check_modules(PNETCDF IMPORTED_TARGET pnetcdf)   # libpnetcdf-dev
-  if(PNETCDF_FOUND)
+  pkg_check_modules(PNETCDF QUIET IMPORTED_TARGET pnetcdf)   # its lib/pkgconfig/pnetcdf.pc
+  if(PNETCDF_FOUND AND MPI_FOUND)
     set(NWPIO_HAVE_PNETCDF ON)
     nwpio_check_pnetcdf_mpi()
-  else()
-    message(WARNING "PnetCDF not found: building without io_form 11 (install libpnetcdf-dev)")
+  elseif(NOT PNETCDF_FOUND)
+    nwpio_missing(NAME "PnetCDF 1.12 or later (its pnetcdf.pc), built for the MPI of this build"
+      FOR "io_form 11 and the WRF package (NWPIO_WITH_PNETCDF)"
+      DEBIAN "libpnetcdf-dev (built for Open MPI, for MPICH: scripts/build-pnetcdf-mpich.sh)"
+      SPACK "parallel-netcdf"
+      HINT "Put its prefix in CMAKE_PREFIX_PATH (the module's PNETCDF or PNETCDF_DIR), or -DNWPIO_WITH_PNETCDF=OFF: io_form 2 and 13 only, no WRF package.")
   endif()
 endif()
 
+nwpio_stop_if_missing()
+
+# Tests only: the validators of the files they write (skipped where missing).
 find_program(NCVALIDATOR ncvalidator)   # pnetcdf-bin
 find_program(NCDUMP ncdump)             # netcdf-bin

@@ -1,6 +1,8 @@
 # cmake --install: headers, libnwpio.so (C++ and C API), libnwpio_fortran.so with its .mod files,
 # pkg-config files nwpio.pc (C/C++) and nwpiof.pc (Fortran, for mpif90 + make builds such as
 # configure.wrf), and the CMake package nwpio (find_package(nwpio): nwpio::nwpio, nwpio::fortran).
+# libnwpio_model (the demo models' helpers: nwpio-model.pc, nwpio-modelf.pc; nwpio::model,
+# nwpio::model_fortran) goes with it.
 # Everything here is install component "nwpio": `cmake --install build --component nwpio`
 # installs the library package alone. The programs (nwpio-check, nwpio-demo, nwpio-bench) are
 # component "tools"; a plain `cmake --install build --prefix P` installs both.
@@ -27,6 +29,13 @@ install(TARGETS nwpio EXPORT nwpioTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/nwpio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT nwpio FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+# libnwpio_model (model/): the demo models' helpers, its public headers only.
+if(TARGET nwpio_model)
+  install(TARGETS nwpio_model EXPORT nwpioTargets
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio)
+  install(FILES ${NWPIO_MODEL_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/nwpio_model COMPONENT nwpio)
+endif()
 install(EXPORT nwpioTargets NAMESPACE nwpio:: DESTINATION ${NWPIO_CMAKE_DIR} COMPONENT nwpio)
 
 if(TARGET nwpio_fortran)
@@ -37,6 +46,12 @@ if(TARGET nwpio_fortran)
   # The .mod files are gfortran's (format of this compiler version): consumers compile with
   # the same compiler family, as with every Fortran library.
   install(DIRECTORY ${NWPIO_FORTRAN_MODULE_DIR}/ DESTINATION ${NWPIO_FMOD_DIR} COMPONENT nwpio FILES_MATCHING PATTERN "*.mod")
+  if(TARGET nwpio_model_fortran)
+    install(TARGETS nwpio_model_fortran EXPORT nwpioFortranTargets
+      LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
+      ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio)
+    install(DIRECTORY ${NWPIO_MODEL_FORTRAN_MODULE_DIR}/ DESTINATION ${NWPIO_FMOD_DIR} COMPONENT nwpio FILES_MATCHING PATTERN "*.mod")
+  endif()
   install(EXPORT nwpioFortranTargets NAMESPACE nwpio:: DESTINATION ${NWPIO_CMAKE_DIR} COMPONENT nwpio)
   set(NWPIO_HAVE_FORTRAN ON)
 else()
@@ -90,20 +105,76 @@ file(RELATIVE_PATH NWPIO_PC_TO_PREFIX /nwpio-prefix/${CMAKE_INSTALL_LIBDIR}/pkgc
 string(REGEX REPLACE "/$" "" NWPIO_PC_TO_PREFIX "${NWPIO_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc @ONLY)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpiof.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio-model.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-model.pc @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio-modelf.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-modelf.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+if(TARGET nwpio_model)
+  install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-model.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+endif()
 if(NWPIO_HAVE_FORTRAN)
   install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+  if(TARGET nwpio_model_fortran)
+    install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-modelf.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+  endif()
 endif()
 
 # ---- programs ------------------------------------------------------------------------------
-# nwpio-check, nwpio-demo and nwpio-bench into <prefix>/bin. Their RUNPATH reaches libnwpio
-# relative to themselves ($ORIGIN/../lib), so they run from any prefix, moved or not, without
-# LD_LIBRARY_PATH (tests/install). slurm/README.md: NWPIO_BIN=<prefix>/bin.
+# nwpio-check, nwpio-demo, nwpio-compare and nwpio-bench into <prefix>/bin. Their RUNPATH
+# reaches libnwpio relative to themselves ($ORIGIN/../lib), so they run from any prefix, moved
+# or not, without LD_LIBRARY_PATH (tests/install). slurm/README.md: NWPIO_BIN=<prefix>/bin.
+# nwpio-wrf (a shell script: links WRF with the package) goes with them.
 file(RELATIVE_PATH NWPIO_BIN_TO_LIB /nwpio-prefix/${CMAKE_INSTALL_BINDIR} /nwpio-prefix/${CMAKE_INSTALL_LIBDIR})
-foreach(program IN ITEMS nwpio-check nwpio-demo nwpio-bench)
+foreach(program IN ITEMS nwpio-check nwpio-demo nwpio-compare nwpio-bench)
   if(TARGET ${program})
     # (a program that links PnetCDF itself needs its directory too: RUNPATH is per object)
     set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/${NWPIO_BIN_TO_LIB};${NWPIO_EXTERNAL_RPATH}")
     install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   endif()
 endforeach()
+if(NWPIO_WRFIO_BUILT AND NWPIO_BUILD_TOOLS)
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/wrf/nwpio-wrf DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+endif()
+
+# ---- what users read and run beside the libraries -------------------------------------------
+# <prefix>/share/nwpio, laid out as the source tree (the job scripts find it as NWPIO_ROOT/
+# share/nwpio): the hint profiles (configs/hints/, what &nwpio hints_file names), the example
+# namelists and iofields (configs/), the Slurm job scripts (slurm/) and the Fortran example
+# model (examples/mini_wrf); <prefix>/share/doc/nwpio: README and docs/.
+set(NWPIO_SHARE_DIR ${CMAKE_INSTALL_DATADIR}/nwpio)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/ DESTINATION ${NWPIO_SHARE_DIR}/configs COMPONENT nwpio)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/slurm/ DESTINATION ${NWPIO_SHARE_DIR}/slurm COMPONENT tools
+  USE_SOURCE_PERMISSIONS)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/mini_wrf DESTINATION ${NWPIO_SHARE_DIR}/examples COMPONENT tools)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT nwpio)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT nwpio)
+
+# ---- environment modules ---------------------------------------------------------------------
+# <prefix>/share/modulefiles/nwpio/<version>.lua (Lmod) and <version> (Tcl, Environment
+# Modules), written at install time so that they name the prefix really installed into
+# (`cmake --install build --prefix P` included). Lmod prefers the .lua file of the two.
+set(NWPIO_MODULE_ROOT "@NWPIO_MODULE_ROOT@")  # kept for the install step to fill in
+set(NWPIO_MODULE_IO_FORMS "0, 2")
+if(NWPIO_HAVE_PNETCDF)
+  string(APPEND NWPIO_MODULE_IO_FORMS ", 11")
+  list(GET PNETCDF_LINK_LIBRARIES 0 _nwpio_pnetcdf_lib)
+  set(NWPIO_MODULE_PNETCDF "PnetCDF ${PNETCDF_VERSION} (${_nwpio_pnetcdf_lib})")
+else()
+  set(NWPIO_MODULE_PNETCDF "no PnetCDF")
+endif()
+if(NWPIO_HAVE_NETCDF_PAR)
+  string(APPEND NWPIO_MODULE_IO_FORMS ", 13")
+endif()
+set(_nwpio_module_stage ${CMAKE_BINARY_DIR}/modulefiles)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/modulefiles/nwpio.lua.in ${_nwpio_module_stage}/template.lua @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/modulefiles/nwpio.tcl.in ${_nwpio_module_stage}/template.tcl @ONLY)
+install(CODE "
+  foreach(kind lua tcl)
+    file(READ \"${_nwpio_module_stage}/template.\${kind}\" text)
+    string(REPLACE \"@NWPIO_MODULE_ROOT@\" \"\${CMAKE_INSTALL_PREFIX}\" text \"\${text}\")
+    set(name ${PROJECT_VERSION})
+    if(kind STREQUAL lua)
+      set(name ${PROJECT_VERSION}.lua)
+    endif()
+    file(WRITE \"${_nwpio_module_stage}/out/\${name}\" \"\${text}\")
+    file(INSTALL \"${_nwpio_module_stage}/out/\${name}\" DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DATADIR}/modulefiles/nwpio\")
+  endforeach()" COMPONENT nwpio)

@@ -7,7 +7,8 @@
 # sets (MPI_C_COMPILER, MPI_CXX_COMPILER, MPI_Fortran_COMPILER, MPIEXEC_EXECUTABLE) always win.
 # Changing NWPIO_MPI needs a fresh build directory (FindMPI caches what it found).
 #
-# Sets NWPIO_MPI_VENDOR ("Open MPI", "MPICH" or "other", from MPI_Get_library_version) and
+# Sets NWPIO_MPI_VENDOR ("Open MPI", "MPICH" or "other", from MPI_Get_library_version; "none"
+# when no MPI was found, which is then recorded as missing: NwpioMissing.cmake) and
 # NWPIO_MPIEXEC_PREFLAGS (MPIEXEC_PREFLAGS as a list). MPIEXEC_PREFLAGS defaults to
 # --oversubscribe under Open MPI, which refuses more ranks than cores without it; MPICH's Hydra
 # runs any number of ranks as it is, so its default stays empty. A MPIEXEC_PREFLAGS given on
@@ -34,7 +35,31 @@ if(DEFINED CACHE{MPIEXEC_PREFLAGS})
   set(nwpio_preflags_given ON)
 endif()
 set(MPI_DETERMINE_LIBRARY_VERSION TRUE)
-find_package(MPI REQUIRED COMPONENTS C CXX Fortran)
+# nwpio uses MPI's C API from C++; without this <mpi.h> drags in the deprecated MPI-2 C++ bindings
+# (Open MPI's libmpi_cxx, MPICH's libmpicxx), whose symbols a static link of WRF's package would
+# then need from a library WRF's mpif90 does not link.
+set(MPI_CXX_SKIP_MPICXX ON)
+set(nwpio_mpi_components C CXX)
+if(NWPIO_BUILD_FORTRAN)
+  list(APPEND nwpio_mpi_components Fortran)
+endif()
+find_package(MPI QUIET COMPONENTS ${nwpio_mpi_components})
+if(NOT MPI_FOUND)
+  set(nwpio_mpi_lacking "")
+  foreach(lang IN LISTS nwpio_mpi_components)
+    if(NOT MPI_${lang}_FOUND)
+      list(APPEND nwpio_mpi_lacking ${lang})
+    endif()
+  endforeach()
+  list(JOIN nwpio_mpi_lacking ", " nwpio_mpi_lacking)
+  nwpio_missing(NAME "MPI (${nwpio_mpi_lacking}: the compiler wrappers mpicc, mpicxx, mpif90 on PATH, or MPI_<lang>_COMPILER)"
+    FOR "everything (the library is an MPI library, Fortran for the bindings and the WRF package)"
+    DEBIAN "libopenmpi-dev openmpi-bin, or libmpich-dev mpich" RPM "openmpi-devel or mpich-devel (then `module load mpi`)"
+    SPACK "openmpi or mpich"
+    HINT "On a cluster: `module load` the MPI WRF was built with. Without a Fortran MPI: -DNWPIO_BUILD_FORTRAN=OFF.")
+  set(NWPIO_MPI_VENDOR "none")
+  return()
+endif()
 
 string(REGEX MATCH "^[^\n]*" nwpio_mpi_library "${MPI_C_LIBRARY_VERSION_STRING}")
 if(MPI_C_LIBRARY_VERSION_STRING MATCHES "Open MPI")
@@ -51,8 +76,11 @@ endif()
 
 # The launcher must belong to the same MPI as the library: Open MPI's mpiexec cannot start an
 # MPICH program as one job (each rank would be a singleton), nor Hydra an Open MPI one.
-execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE nwpio_mpiexec_version
-  ERROR_VARIABLE nwpio_mpiexec_version RESULT_VARIABLE nwpio_rc TIMEOUT 20)
+set(nwpio_mpiexec_version "")
+if(MPIEXEC_EXECUTABLE)
+  execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE nwpio_mpiexec_version
+    ERROR_VARIABLE nwpio_mpiexec_version RESULT_VARIABLE nwpio_rc TIMEOUT 20)
+endif()
 if(nwpio_mpiexec_version MATCHES "HYDRA")
   set(nwpio_launcher "MPICH")
 elseif(nwpio_mpiexec_version MATCHES "Open MPI|OpenRTE")

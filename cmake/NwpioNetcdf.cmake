@@ -8,7 +8,8 @@
 #   auto    (default) mpi when libnetcdf-mpi-dev is installed AND the MPI of this build is Open
 #           MPI (Debian builds its parallel HDF5 against Open MPI only), else serial.
 # Everything that reads files back (tests, tools, bench) links the same netCDF::netcdf target.
-# Sets NWPIO_NETCDF_FLAVOR (mpi|serial) and NWPIO_HAVE_NETCDF_PAR.
+# Sets NWPIO_NETCDF_FLAVOR (mpi|serial), NWPIO_HAVE_NETCDF_PAR and NWPIO_NETCDF_FROM (where it
+# was found, for the configure summary).
 set(NWPIO_NETCDF "auto" CACHE STRING "netCDF-C to link: auto, mpi (parallel HDF5, io_form 13) or serial")
 set_property(CACHE NWPIO_NETCDF PROPERTY STRINGS auto mpi serial)
 
@@ -27,7 +28,7 @@ else()
 endif()
 # Debian's parallel HDF5 is built with Open MPI; linking it into an MPICH build would mix MPIs.
 string(FIND "${MPI_C_LIBRARIES};${MPI_C_INCLUDE_DIRS};${MPI_C_COMPILER}" "openmpi" _nwpio_openmpi_at)
-if(_nwpio_netcdf_mpi_prefix AND _nwpio_openmpi_at EQUAL -1)
+if(_nwpio_netcdf_mpi_prefix AND (_nwpio_openmpi_at EQUAL -1 OR NOT MPI_FOUND))
   set(_nwpio_netcdf_mpi_why "this build's MPI is not Open MPI, and Debian's parallel HDF5 is built with Open MPI")
   set(_nwpio_netcdf_mpi_prefix_unusable TRUE)
 endif()
@@ -57,6 +58,7 @@ if(NWPIO_NETCDF_FLAVOR STREQUAL "mpi")
   # Through its real path (Debian links it from the prefix; the config finds /usr from where it is).
   get_filename_component(netCDF_DIR "${_nwpio_netcdf_mpi_prefix}/cmake/netCDF" REALPATH)
   find_package(netCDF REQUIRED CONFIG NO_DEFAULT_PATH PATHS "${netCDF_DIR}")
+  set(NWPIO_NETCDF_FROM "${netCDF_DIR}")
   get_target_property(_nwpio_nc_inc netCDF::netcdf INTERFACE_INCLUDE_DIRECTORIES)
   # Its INTERFACE_LINK_LIBRARIES list the shared library's own private dependencies (HDF5, curl,
   # blosc, ...), some of whose -dev packages need not be installed; libnetcdf_mpi.so carries
@@ -67,7 +69,27 @@ if(NWPIO_NETCDF_FLAVOR STREQUAL "mpi")
   set(NWPIO_HAVE_NETCDF_PAR ON)
   message(STATUS "nwpio: netCDF-C: mpi (libnetcdf_mpi, parallel HDF5): io_form 2 and 13")
 else()
-  find_package(netCDF REQUIRED)          # netCDF-C 4.9 (libnetcdf-dev) ships netCDFConfig.cmake
+  # netCDF-C's CMake package (a CMake build of netCDF-C, Debian's libnetcdf-dev), else its
+  # pkg-config file netcdf.pc (an autotools build, most site modules): either one through
+  # CMAKE_PREFIX_PATH / PKG_CONFIG_PATH.
+  find_package(netCDF QUIET CONFIG)
+  if(netCDF_FOUND AND TARGET netCDF::netcdf)
+    set(NWPIO_NETCDF_FROM "${netCDF_DIR}")
+  else()
+    pkg_check_modules(NWPIO_NETCDF_PC QUIET IMPORTED_TARGET GLOBAL netcdf)
+    if(NWPIO_NETCDF_PC_FOUND)
+      add_library(netCDF::netcdf ALIAS PkgConfig::NWPIO_NETCDF_PC)
+      set(NWPIO_NETCDF_FROM "pkg-config netcdf ${NWPIO_NETCDF_PC_VERSION}, ${NWPIO_NETCDF_PC_LIBDIR}")
+    else()
+      nwpio_missing(NAME "netCDF-C (its netCDFConfig.cmake or netcdf.pc)"
+        FOR "the library (io_form 2, and reading files back in the tools)"
+        DEBIAN "libnetcdf-dev (serial) or libnetcdf-mpi-dev (MPI build: io_form 13 too)"
+        RPM "netcdf-devel or netcdf-openmpi-devel" SPACK "netcdf-c"
+        HINT "Build nwpio with the netCDF-C WRF links (nc-config --libs in WRF's environment).")
+    endif()
+  endif()
   set(NWPIO_HAVE_NETCDF_PAR OFF)
-  message(STATUS "nwpio: netCDF-C: serial (libnetcdf): io_form 2 only, no io_form 13 (${_nwpio_netcdf_mpi_why})")
+  if(NWPIO_NETCDF_FROM)
+    message(STATUS "nwpio: netCDF-C: serial (libnetcdf): io_form 2 only, no io_form 13 (${_nwpio_netcdf_mpi_why})")
+  endif()
 endif()

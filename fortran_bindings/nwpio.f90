@@ -22,20 +22,20 @@
 !
 ! ierr is optional everywhere: when absent, an error prints its message and calls MPI_Abort
 ! (as wrf_error_fatal). With ierr, nwpio_error_message(msg) gives the reason.
+! A demo model's own namelist settings, WRF's decomposition and date arithmetic are in module
+! nwpio_model (libnwpio_model_fortran, pkg-config nwpio-modelf).
 module nwpio
   use, intrinsic :: iso_c_binding
   use, intrinsic :: iso_fortran_env, only: int32, real32, real64
   use nwpio_c
   use nwpio_base
   use nwpio_write_m
-  use nwpio_model
   use nwpio_options_m
   implicit none
   private
 
   ! Re-exported from the pieces.
-  public :: nwpio_stream, nwpio_write, nwpio_error_message, nwpio_error_text
-  public :: nwpio_model_settings, nwpio_bounds, nwpio_read_model_settings, nwpio_decompose, nwpio_date_add
+  public :: nwpio_stream, nwpio_bounds, nwpio_write, nwpio_error_message, nwpio_error_text
   public :: NWPIO_OK, NWPIO_ERR_INVALID_ARGUMENT, NWPIO_ERR_DECOMPOSITION, NWPIO_ERR_SCHEMA, &
             NWPIO_ERR_STATE, NWPIO_ERR_CONFIG, NWPIO_ERR_IO, NWPIO_ERR_MPI, NWPIO_ERR_PNETCDF, &
             NWPIO_ERR_NETCDF, NWPIO_ERR_UNSUPPORTED, NWPIO_ERR_INTERNAL

@@ -36,6 +36,14 @@ module nwpio_base
     type(c_ptr) :: handle = c_null_ptr
   end type nwpio_stream
 
+  ! WRF's bounds of one rank, 1-based inclusive (ide = e_we), in nwpio_set_domain's order
+  ! (nwpio_set_domain(s, b); module nwpio_model's nwpio_decompose fills one).
+  type, bind(c), public :: nwpio_bounds
+    integer(c_int) :: ids, ide, jds, jde, kds, kde
+    integer(c_int) :: ims, ime, jms, jme, kms, kme
+    integer(c_int) :: ips, ipe, jps, jpe, kps, kpe
+  end type nwpio_bounds
+
   public :: nwpio_error_message, nwpio_error_text, c_string, finish, from_c_chars
 
 contains

@@ -6,12 +6,6 @@ module nwpio_c
   implicit none
   public
 
-  type, bind(c) :: c_model_settings
-    integer(c_int) :: max_dom, e_we, e_sn, e_vert, nproc_x, nproc_y
-    real(c_double) :: dx, dy, time_step
-    character(kind=c_char) :: start_date(20), end_date(20)
-  end type c_model_settings
-
   interface
     function c_last_error_copy(buf, size) bind(c, name='nwpio_last_error_copy') result(n)
       import :: c_char, c_size_t
@@ -138,32 +132,6 @@ module nwpio_c
       type(c_ptr), value :: stream
       integer(c_int), value :: code
     end subroutine
-
-    function c_read_model_settings(comm, namelist_file, domain_id, settings) &
-        bind(c, name='nwpio_read_model_settings') result(rc)
-      import :: c_int, c_char, c_model_settings
-      integer(c_int), value :: comm, domain_id
-      character(kind=c_char), intent(in) :: namelist_file(*)
-      type(c_model_settings), intent(out) :: settings
-      integer(c_int) :: rc
-    end function
-
-    function c_wrf_decompose(e_we, e_sn, e_vert, nranks, rank, halo, nproc_x, nproc_y, bounds) &
-        bind(c, name='nwpio_wrf_decompose') result(rc)
-      import :: c_int
-      integer(c_int), value :: e_we, e_sn, e_vert, nranks, rank, halo
-      integer(c_int), intent(inout) :: nproc_x, nproc_y
-      integer(c_int), intent(out) :: bounds(18)
-      integer(c_int) :: rc
-    end function
-
-    function c_date_add_seconds(date, seconds, out) bind(c, name='nwpio_date_add_seconds') result(rc)
-      import :: c_int, c_char, c_int64_t
-      character(kind=c_char), intent(in) :: date(*)
-      integer(c_int64_t), value :: seconds
-      character(kind=c_char), intent(out) :: out(*)
-      integer(c_int) :: rc
-    end function
 
     function c_servers_start_f(world, namelist_file, is_server, compute_comm) &
         bind(c, name='nwpio_servers_start_f') result(rc)

@@ -11,6 +11,9 @@
 #            the Slurm job scripts included
 #   stage 7: the real WRF model writing through nwpio (scripts/wrf-check.sh; WRF is built once per
 #            machine into /var/cache/nwpio, so only the first run on a machine pays for it)
+#   stage 8: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules,
+#            nwpio from a clean clone installed in $HOME, module load nwpio, mini_wrf under sbatch,
+#            the real WRF linked with nwpio-wrf and unlinked
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 source "$(dirname "$0")/build-pnetcdf-mpich.sh"
@@ -18,9 +21,10 @@ source "$(dirname "$0")/build-pnetcdf-mpich.sh"
 # strace proves the fsync-before-rename order; clang, its runtime and llvm-symbolizer for the
 # fuzzers and the sanitizer reports; cdo and Debian's xarray + netCDF4 read the files' dates as
 # users' tools do (tests/demo/dates_case.sh) and read the io_form 13 (parallel netCDF-4) files back;
-# MPICH and autotools for the MPICH stage.
+# MPICH and autotools for the MPICH stage; Lmod loads the modulefiles an install writes
+# (tests/install, the cluster stage).
 nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14 \
-  cdo python3-xarray python3-netcdf4 "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
+  cdo python3-xarray python3-netcdf4 lmod "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
 t0=$SECONDS
 stage() { nwpio_log "=== $* ($((SECONDS - t0)) s)"; }
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }
@@ -73,5 +77,8 @@ run_ctest "$NWPIO_ROOT/build-mpich" -L slurm
 
 stage "test: the real WRF 4.7.1 through nwpio's io_form 11 package (scripts/wrf-check.sh)"
 NWPIO_BUILD_DIR="$NWPIO_ROOT/build" "$NWPIO_ROOT/scripts/wrf-check.sh"
+
+stage "test: a cluster as an unprivileged user (scripts/cluster-check.sh)"
+"$NWPIO_ROOT/scripts/cluster-check.sh"
 
 stage "all stages passed in $((SECONDS - t0)) s"

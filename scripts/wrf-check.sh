@@ -54,13 +54,15 @@ mkdir -p "$NWPIO_WRF_WORK/bin"
 bin=$NWPIO_WRF_WORK/bin
 nwpio_wrf_link "$bin/wrf_nwpio.exe" "$pkg"
 nwpio_wrf_link "$bin/wrf_nwpio_quilt.exe" "$pkg" quilt
-# The relinked wrf.exe must take its ext_pnc_* from nwpio's shared libwrfio_pnf, not WRF's own.
-wanted=$(nm -D "$bin/wrf_nwpio.exe" | awk '$1 == "U" && $2 ~ /^ext_pnc_/ { n++ } END { print n + 0 }')
-if [[ $(nm -D "$bin/wrf_nwpio.exe") == *" U ext_pnc_write_field_"* && $(ldd "$bin/wrf_nwpio.exe") == *"$pkg/libwrfio_pnf.so"* ]]; then
-  report PASS link "wrf_nwpio.exe takes its $wanted ext_pnc_* symbols from $pkg/libwrfio_pnf.so"
-else
-  report FAIL link "wrf_nwpio.exe does not take ext_pnc_* from $pkg/libwrfio_pnf.so"
-fi
+# The relinked wrf.exe must take its ext_pnc_* from nwpio's shared libwrfio_pnf, not WRF's own
+# (nwpio-wrf status: ldd names the library, and it is nwpio's package).
+for exe in wrf_nwpio.exe wrf_nwpio_quilt.exe; do
+  if out=$("$NWPIO_BUILD_DIR/bin/nwpio-wrf" status "$bin/$exe") && [[ $out == *"nwpio's io_form 11 package, shared: $pkg/libwrfio_pnf.so"* ]]; then
+    report PASS "link $exe" "${out#"$bin/"}"
+  else
+    report FAIL "link $exe" "nwpio-wrf status: $out"
+  fi
+done
 case_dir() { echo "$NWPIO_WRF_WORK/$1"; }
 hist=wrfout_d01_0001-01-01_00:00:00
 hist11=wrfout_d01_0001-01-01_00_00_00

@@ -20,7 +20,7 @@
 #include "nwpio/stream_builder.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_decompose.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 #include "memory.hpp"
 #include "synthetic.hpp"
 

@@ -10,7 +10,7 @@
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/wrf_decompose.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 #include "workload_real.hpp"
 
 namespace nwpio::bench {

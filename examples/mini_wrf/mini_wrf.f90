@@ -7,7 +7,8 @@
 !   mpiexec -n 4 ./mini_wrf [output_dir]
 program mini_wrf
   use mpi
-  use nwpio, only: nwpio_date_add, nwpio_servers_start, nwpio_servers_stop, NWPIO_DATE_LEN
+  use nwpio, only: nwpio_servers_start, nwpio_servers_stop, NWPIO_DATE_LEN
+  use nwpio_model, only: nwpio_date_add
   use module_mini_domain, only: domain, domain_init
   use module_mini_history, only: history_open, history_write, history_close
   implicit none

@@ -1,7 +1,7 @@
 ! The model's domain: namelist settings, WRF's decomposition of this rank, and the state arrays,
 ! allocated as WRF allocates them: (ims:ime, kms:kme, jms:jme) with halos, i-k-j order.
 module module_mini_domain
-  use nwpio, only: nwpio_model_settings, nwpio_bounds, nwpio_read_model_settings, nwpio_decompose
+  use nwpio_model, only: nwpio_model_settings, nwpio_bounds, nwpio_read_model_settings, nwpio_decompose
   implicit none
   private
   public :: domain, domain_init, NUM_SOIL_LAYERS

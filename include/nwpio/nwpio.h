@@ -156,31 +156,6 @@ int nwpio_servers_start_f(MPI_Fint world, const char* namelist_file, int* is_ser
  * leave their loop. Does nothing without servers. */
 int nwpio_servers_stop(void);
 
-/* ---- helpers for WRF-like models ------------------------------------------------------- */
-
-typedef struct nwpio_model_settings {
-  int max_dom;
-  int e_we, e_sn, e_vert;  /* staggered counts of the domain */
-  int nproc_x, nproc_y;    /* -1: choose as WRF does */
-  double dx, dy;           /* metres */
-  double time_step;        /* seconds */
-  char start_date[NWPIO_DATE_LEN + 1]; /* YYYY-MM-DD_HH:MM:SS, NUL-terminated */
-  char end_date[NWPIO_DATE_LEN + 1];
-} nwpio_model_settings;
-
-/* Collective. &domains and &time_control settings of one domain from namelist.input. */
-int nwpio_read_model_settings(MPI_Fint comm, const char* namelist_file, int domain_id,
-                              nwpio_model_settings* settings);
-
-/* WRF's bounds as 18 ints in the order of nwpio_set_domain (ids, ide, ..., kps, kpe) of `rank`
- * for a domain of e_we x e_sn x e_vert over nproc_x x nproc_y tasks (both <= 0: chosen as WRF
- * does for nranks; one <= 0: nranks divided by the other), with `halo` points of halo. */
-int nwpio_wrf_decompose(int e_we, int e_sn, int e_vert, int nranks, int rank, int halo,
-                        int* nproc_x, int* nproc_y, int bounds[18]);
-
-/* date + seconds, written to out (NWPIO_DATE_LEN + 1 bytes). */
-int nwpio_date_add_seconds(const char* date, int64_t seconds, char* out);
-
 #ifdef __cplusplus
 }
 #endif

@@ -20,17 +20,6 @@ namespace {
 constexpr const char* kTime = "time_control";
 constexpr const char* kDomains = "domains";
 
-int checked_max_dom(const NamelistReader& r, int domain_id) {
-  const std::int64_t max_dom = r.integer(kDomains, "max_dom", Columns::One, 1);
-  if (max_dom < 1) throw Error(ErrorKind::Config, r.where_key(kDomains, "max_dom") + "expected max_dom >= 1, found " + std::to_string(max_dom));
-  if (domain_id < 1) throw Error(ErrorKind::InvalidArgument, "domain id " + std::to_string(domain_id) + " is not a WRF domain id (they count from 1)");
-  if (domain_id > max_dom) {
-    throw Error(ErrorKind::Config, r.where_key(kDomains, "max_dom") + "domain " + std::to_string(domain_id) +
-                                       " is out of range: max_dom = " + std::to_string(max_dom));
-  }
-  return static_cast<int>(max_dom);
-}
-
 std::int64_t non_negative(const NamelistReader& r, const char* group, const char* key, Columns c, std::int64_t fallback) {
   const std::int64_t v = r.integer(group, key, c, fallback);
   if (v < 0) {
@@ -40,30 +29,10 @@ std::int64_t non_negative(const NamelistReader& r, const char* group, const char
   return v;
 }
 
-// A duration part in seconds: `key` (>= 0) times `unit` seconds. Bounded by 10000 years, longer
-// than any date WRF can name, so that the sum of the parts cannot overflow (found by fuzzing:
-// history_interval_d = 106751991167300 overflowed int64).
+// The longest duration part: 10000 years, longer than any date WRF can name, so that the sum
+// of the parts cannot overflow (found by fuzzing: history_interval_d = 106751991167300
+// overflowed int64).
 constexpr std::int64_t kMaxDurationSeconds = std::int64_t{10000} * 366 * 86400;
-
-std::int64_t duration_part(const NamelistReader& r, const char* group, const char* key, Columns c, std::int64_t unit) {
-  const std::int64_t v = non_negative(r, group, key, c, 0);
-  if (v > kMaxDurationSeconds / unit) {
-    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(group, key, c)->pos) + "expected at most " +
-                                       std::to_string(kMaxDurationSeconds / unit) + " for " + key +
-                                       " (10000 years), found " + std::to_string(v));
-  }
-  return v * unit;
-}
-
-// An integer that must fit an int (dates, counts), else a Config error at the value. (Found by
-// fuzzing: start_year = 4294969315 was truncated to 2019 and accepted.)
-int int_value(const NamelistReader& r, const char* group, const std::string& key, Columns c, std::int64_t v) {
-  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
-    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(group, key, c)->pos) + "expected a value of " + key +
-                                       " within 32 bits, found " + std::to_string(v));
-  }
-  return static_cast<int>(v);
-}
 
 // days/hours/minutes/seconds of `prefix` (history_interval, history_begin) in seconds.
 std::int64_t wrf_duration(const NamelistReader& r, const std::string& prefix) {
@@ -82,6 +51,51 @@ std::int64_t wrf_duration(const NamelistReader& r, const std::string& prefix) {
   std::int64_t minutes = part("_m", 60);
   if (minutes == 0) minutes = part("", 60);
   return part("_d", 86400) + part("_h", 3600) + minutes + part("_s", 1);
+}
+
+// WRF's io_form_history as nwpio's IoForm (the backend registry knows the numbers); io_form 0,
+// nwpio's own null backend, is for programs, not for a namelist.
+IoForm io_form_of(const NamelistReader& r) {
+  const std::int64_t v = r.integer(kTime, "io_form_history", Columns::One, 2);
+  try {
+    return io_form_from_wrf(v);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(kTime, "io_form_history", Columns::One)->pos) + e.what());
+  }
+}
+
+}  // namespace
+
+int checked_max_dom(const NamelistReader& r, int domain_id) {
+  const std::int64_t max_dom = r.integer(kDomains, "max_dom", Columns::One, 1);
+  if (max_dom < 1) throw Error(ErrorKind::Config, r.where_key(kDomains, "max_dom") + "expected max_dom >= 1, found " + std::to_string(max_dom));
+  if (domain_id < 1) throw Error(ErrorKind::InvalidArgument, "domain id " + std::to_string(domain_id) + " is not a WRF domain id (they count from 1)");
+  if (domain_id > max_dom) {
+    throw Error(ErrorKind::Config, r.where_key(kDomains, "max_dom") + "domain " + std::to_string(domain_id) +
+                                       " is out of range: max_dom = " + std::to_string(max_dom));
+  }
+  return static_cast<int>(max_dom);
+}
+
+// A duration part in seconds: `key` (>= 0) times `unit` seconds, at most 10000 years.
+std::int64_t duration_part(const NamelistReader& r, const char* group, const char* key, Columns c, std::int64_t unit) {
+  const std::int64_t v = non_negative(r, group, key, c, 0);
+  if (v > kMaxDurationSeconds / unit) {
+    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(group, key, c)->pos) + "expected at most " +
+                                       std::to_string(kMaxDurationSeconds / unit) + " for " + key +
+                                       " (10000 years), found " + std::to_string(v));
+  }
+  return v * unit;
+}
+
+// An integer that must fit an int (dates, counts), else a Config error at the value. (Found by
+// fuzzing: start_year = 4294969315 was truncated to 2019 and accepted.)
+int int_value(const NamelistReader& r, const char* group, const std::string& key, Columns c, std::int64_t v) {
+  if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
+    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(group, key, c)->pos) + "expected a value of " + key +
+                                       " within 32 bits, found " + std::to_string(v));
+  }
+  return static_cast<int>(v);
 }
 
 // WRF's date of `prefix` (start, end) for the reader's domain: year, month, day required;
@@ -104,51 +118,6 @@ std::string wrf_date_of(const NamelistReader& r, const std::string& prefix) {
   }
 }
 
-// WRF's io_form_history as nwpio's IoForm (the backend registry knows the numbers); io_form 0,
-// nwpio's own null backend, is for programs, not for a namelist.
-IoForm io_form_of(const NamelistReader& r) {
-  const std::int64_t v = r.integer(kTime, "io_form_history", Columns::One, 2);
-  try {
-    return io_form_from_wrf(v);
-  } catch (const Error& e) {
-    throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(kTime, "io_form_history", Columns::One)->pos) + e.what());
-  }
-}
-
-// dx (or dy) of a domain: its column if given, else its parent's divided by parent_grid_ratio.
-double grid_spacing(const Namelist& nl, const char* key, int domain, int depth = 0) {
-  NamelistReader r(nl, domain);
-  if (const NamelistValue* v = r.find(kDomains, key, Columns::PerDomain)) return value_as_real(nl, key, *v);
-  if (domain == 1 || depth > 64) return r.required_real(kDomains, key, Columns::PerDomain);
-  const int parent = int_value(r, kDomains, "parent_id", Columns::PerDomain, r.integer(kDomains, "parent_id", Columns::PerDomain, domain - 1));
-  const std::int64_t ratio = r.integer(kDomains, "parent_grid_ratio", Columns::PerDomain, 1);
-  if (parent < 1 || parent >= domain || ratio < 1) return r.required_real(kDomains, key, Columns::PerDomain);
-  return grid_spacing(nl, key, parent, depth + 1) / static_cast<double>(ratio);
-}
-
-// WRF: the head domain's step is time_step + num/den; a nest's is its parent's / parent_time_step_ratio.
-double time_step_of(const Namelist& nl, int domain, int depth = 0) {
-  NamelistReader r(nl, domain);
-  if (domain == 1 || depth > 64) {
-    const std::int64_t ts = r.required_integer(kDomains, "time_step", Columns::One);
-    const std::int64_t num = r.integer(kDomains, "time_step_fract_num", Columns::One, 0);
-    const std::int64_t den = r.integer(kDomains, "time_step_fract_den", Columns::One, 1);
-    if (den == 0) {
-      throw Error(ErrorKind::Config, r.where_key(kDomains, "time_step_fract_den") + "expected a nonzero time_step_fract_den, found 0");
-    }
-    return static_cast<double>(ts) + static_cast<double>(num) / static_cast<double>(den);
-  }
-  const int parent = int_value(r, kDomains, "parent_id", Columns::PerDomain, r.integer(kDomains, "parent_id", Columns::PerDomain, domain - 1));
-  const std::int64_t ratio = r.integer(kDomains, "parent_time_step_ratio", Columns::PerDomain, 1);
-  if (parent < 1 || parent >= domain || ratio < 1) {
-    throw Error(ErrorKind::Config, r.where_key(kDomains, "parent_id") + "expected parent_id < " + std::to_string(domain) +
-                                       " and parent_time_step_ratio >= 1 for domain " + std::to_string(domain) +
-                                       ", found parent_id " + std::to_string(parent) + " and ratio " + std::to_string(ratio));
-  }
-  return time_step_of(nl, parent, depth + 1) / static_cast<double>(ratio);
-}
-
-}  // namespace
 
 HistoryTiming history_timing_from(const Namelist& nl, int domain_id) {
   NamelistReader r(nl, domain_id);
@@ -185,43 +154,6 @@ OutputOptions output_options_from(const Namelist& nl, int domain_id) {
 
   apply_nwpio_group(nl, o);
   return o;
-}
-
-ModelSettings model_settings_from(const Namelist& nl, int domain_id) {
-  NamelistReader r(nl, domain_id);
-  ModelSettings m;
-  m.max_dom = checked_max_dom(r, domain_id);
-  const auto size = [&](const char* key) {
-    const std::int64_t v = r.required_integer(kDomains, key, Columns::PerDomain);
-    if (v < 2) {
-      throw Error(ErrorKind::Config, where(nl.file(), r.find(kDomains, key, Columns::PerDomain)->pos) + "expected " + key +
-                                         " >= 2 (a staggered point count), found " + std::to_string(v));
-    }
-    return int_value(r, kDomains, key, Columns::PerDomain, v);
-  };
-  m.e_we = size("e_we");
-  m.e_sn = size("e_sn");
-  m.e_vert = size("e_vert");
-  m.dx = grid_spacing(nl, "dx", domain_id);
-  m.dy = grid_spacing(nl, "dy", domain_id);
-  m.time_step = time_step_of(nl, domain_id);
-  m.nproc_x = int_value(r, kDomains, "nproc_x", Columns::One, r.integer(kDomains, "nproc_x", Columns::One, -1));
-  m.nproc_y = int_value(r, kDomains, "nproc_y", Columns::One, r.integer(kDomains, "nproc_y", Columns::One, -1));
-  m.start_date = wrf_date_of(r, "start");
-
-  // WRF: run_days/hours/minutes/seconds (one value) set the head domain's run length when any
-  // is > 0; otherwise (and always for nests) end_* is the end.
-  std::int64_t run = 0;
-  if (domain_id == 1) {
-    run = duration_part(r, kTime, "run_days", Columns::One, 86400) + duration_part(r, kTime, "run_hours", Columns::One, 3600) +
-          duration_part(r, kTime, "run_minutes", Columns::One, 60) + duration_part(r, kTime, "run_seconds", Columns::One, 1);
-  }
-  m.end_date = run > 0 ? wrf::add_seconds(m.start_date, run) : wrf_date_of(r, "end");
-  if (wrf::date_to_seconds(m.end_date) < wrf::date_to_seconds(m.start_date)) {
-    throw Error(ErrorKind::Config, r.where_key(kTime, "end_year") + "expected an end date not before the start date " +
-                                       m.start_date + " for domain " + std::to_string(domain_id) + ", found " + m.end_date);
-  }
-  return m;
 }
 
 }  // namespace nwpio::detail

@@ -1,6 +1,7 @@
 /* nwpio.h must compile as C (C99 and later): this file is compiled by the C compiler and its
  * function is called from capi_test.cpp, so a C-only problem in the header fails the build. */
 #include "nwpio/nwpio.h"
+#include "nwpio_model/nwpio_model.h"
 
 int nwpio_c_header_check(void) {
   nwpio_model_settings settings;

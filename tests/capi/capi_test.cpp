@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nwpio/nwpio.h"
+#include "nwpio_model/nwpio_model.h"
 #include "mpi_support.hpp"
 
 extern "C" int nwpio_c_header_check(void);

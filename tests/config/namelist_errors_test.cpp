@@ -6,6 +6,7 @@
 
 #include "config/namelist_parser.hpp"
 #include "config/namelist_settings.hpp"
+#include "model_settings_from.hpp"
 #include "nwpio/error.hpp"
 
 namespace nwpio::detail {

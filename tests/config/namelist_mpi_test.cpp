@@ -8,7 +8,7 @@
 
 #include "config/iofields.hpp"
 #include "nwpio/error.hpp"
-#include "nwpio/namelist.hpp"
+#include "nwpio_model/model_settings.hpp"
 #include "nwpio/options.hpp"
 #include "mpi_support.hpp"
 

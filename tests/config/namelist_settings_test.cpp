@@ -7,6 +7,7 @@
 
 #include "config/namelist_file.hpp"
 #include "config/namelist_settings.hpp"
+#include "model_settings_from.hpp"
 #include "config/nwpio_keys.hpp"
 #include "config/option_table.hpp"
 #include "nwpio/error.hpp"

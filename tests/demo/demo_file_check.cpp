@@ -18,7 +18,7 @@
 
 #include "nc_reader.hpp"
 #include "nwpio/wrf_date.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 #include "synthetic.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include "nwpio/decomposition.hpp"
 #include "nwpio/wrf_decompose.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 #include "synthetic.hpp"
 
 namespace {

@@ -11,7 +11,7 @@
 #include "nc_reader.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 
 namespace {
 

@@ -3,6 +3,7 @@
 program fortran_abort_test
   use mpi
   use nwpio
+  use nwpio_model
   implicit none
   type(nwpio_stream) :: s
   type(nwpio_model_settings) :: ms

@@ -3,6 +3,7 @@
 program fortran_errors_test
   use mpi
   use nwpio
+  use nwpio_model
   implicit none
   type(nwpio_stream) :: s, s_bad
   type(nwpio_model_settings) :: ms

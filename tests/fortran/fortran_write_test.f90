@@ -4,6 +4,7 @@
 program fortran_write_test
   use mpi
   use nwpio
+  use nwpio_model
   use module_fill_rule
   implicit none
   integer, parameter :: NSOIL = 4

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "nwpio/namelist.hpp"
+#include "nwpio_model/model_settings.hpp"
 #include "nwpio/options.hpp"
 #include "nwpio/schema.hpp"
 #include "nwpio/wrf_conventions.hpp"

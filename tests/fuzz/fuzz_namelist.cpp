@@ -9,6 +9,7 @@
 
 #include "config/namelist_parser.hpp"
 #include "config/namelist_settings.hpp"
+#include "model_settings_from.hpp"
 #include "nwpio/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

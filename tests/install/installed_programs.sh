@@ -29,6 +29,14 @@ for p in "${programs[@]}"; do
   "${clean_env[@]}" "$p" --help >"$work/$p.help" 2>&1 || { cat "$work/$p.help"; echo "FAIL: $p --help"; exit 1; }
   echo "$p: RUNPATH $runpath, --help runs"
 done
+# The installed headers are the API a model needs: no synthetic-model table (the demo models'
+# table stays in the source tree, model/), the demo models' helpers under nwpio_model/.
+if grep -rlE "history_schema|kHistoryVariableCount" "$prefix/include" >"$work/table.txt"; then
+  cat "$work/table.txt"; echo "FAIL: the installed headers hold the synthetic wrfout table"; exit 1
+fi
+for h in nwpio/nwpio.hpp nwpio/nwpio.h nwpio_model/model_settings.hpp nwpio_model/nwpio_model.h; do
+  [[ -f $prefix/include/$h ]] || { echo "FAIL: $h not installed under $prefix/include"; exit 1; }
+done
 # The libraries come from the prefix, not from the build tree.
 ldd_out=$("${clean_env[@]}" ldd "$prefix/bin/nwpio-demo")
 grep -qE "libnwpio.so.0 => $prefix/(bin/\.\./)?lib/libnwpio" <<<"$ldd_out" || { echo "$ldd_out"; echo "FAIL: libnwpio not from $prefix/lib"; exit 1; }

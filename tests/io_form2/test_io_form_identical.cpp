@@ -19,7 +19,7 @@
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/wrf_decompose.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 #include "nwpio/writer.hpp"
 #include "scratch.hpp"
 #include "synthetic.hpp"

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "nwpio/nwpio.h"
+#include "nwpio_model/nwpio_model.h"
 #include "scratch.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 // nothing: the file finished before stays exact and the stream goes on.
 #include <fstream>
 
-#include "nwpio/namelist.hpp"
+#include "nwpio_model/model_settings.hpp"
 #include "reliability_support.hpp"
 
 namespace nwpio::test::rel {

@@ -29,7 +29,7 @@
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_decompose.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 #include "nwpio/writer.hpp"
 #include "synthetic.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "core/stream_layout.hpp"
 #include "nwpio/wrf_decompose.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 
 namespace nwpio::test {
 

@@ -38,7 +38,8 @@ std::string format_name(int format) {
   }
 }
 
-// Bytes of one element of a classic-format type.
+#ifdef NWPIO_HAVE_PNETCDF
+// Bytes of one element of a classic-format type (for the size PnetCDF's header promises).
 long long type_size(nc_type type) {
   switch (type) {
     case NC_BYTE: case NC_UBYTE: case NC_CHAR: return 1;
@@ -47,6 +48,7 @@ long long type_size(nc_type type) {
     default: return 8;
   }
 }
+#endif
 
 // Closes the netCDF id on every path out.
 struct NcFile {

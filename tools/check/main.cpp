@@ -1,13 +1,17 @@
 // nwpio-check FILE... : one line per file saying what it found; exit 0 only if every file is
 // a complete WRF history file (1 if any is bad or temporary, 2 for a usage error).
+// nwpio-check --plan namelist.input --ranks N --ranks-per-node K ...: the sizing plan of a run
+// (plan_run.hpp, docs/SIZING.md).
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "file_check.hpp"
+#include "plan_run.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"nwpio-check: validate nwpio / WRF history files and spot leftovers of interrupted runs"};
@@ -21,14 +25,46 @@ int main(int argc, char** argv) {
       "Exit code: 0 every file is OK; 1 at least one file is TEMP or BAD; 2 usage error (no file given,\n"
       "unknown option). docs/RELIABILITY.md lists what leaves which.");
   std::vector<std::string> files;
-  app.add_option("files", files, "netCDF files (or *.nwpio-tmp leftovers) to check")->required();
+  app.add_option("files", files, "netCDF files (or *.nwpio-tmp leftovers) to check");
+  nwpio::check::PlanArgs plan;
+  auto* plan_opt = app.add_option("--plan", plan.namelist,
+                                  "size the history output of a run of this namelist.input instead: per domain the frame "
+                                  "and file size, the striping nwpio sets, the writer ranks and I/O servers to use and "
+                                  "why, memory per rank and node, the time per frame (docs/SIZING.md)");
+  auto* ranks = app.add_option("--ranks", plan.ranks, "--plan: MPI ranks of the run (I/O servers included)");
+  auto* per_node = app.add_option("--ranks-per-node", plan.ranks_per_node, "--plan: ranks per node");
+  app.add_option("--fs", plan.fs, "--plan: file system of the output directory: lustre, gpfs or local (default lustre); "
+                                  "its shipped hint profile applies when the namelist names none")
+      ->check(CLI::IsMember({"lustre", "gpfs", "local"}));
+  app.add_option("--memory-per-node", plan.memory_per_node_gb, "--plan: memory of a node in GB (for the writer and "
+                                                               "server counts)");
+  app.add_option("--bandwidth", plan.bandwidth_gbs, "--plan: the file system's write bandwidth for this job, GB/s "
+                                                    "(for the time per frame)");
+  app.add_option("--caller", plan.caller, "--plan: who writes: wrf (WRF through nwpio's io_form 11 package, the "
+                                          "default) or api (a model on nwpio's C++/C/Fortran API)")
+      ->check(CLI::IsMember({"wrf", "api"}));
+  app.add_option("--json", plan.json, "--plan: write the plan as JSON to this file too");
+  app.add_option("--scratch", plan.scratch_dir, "--plan: where the header is laid out once (default $TMPDIR or /tmp)");
   try {
     app.parse(argc, argv);
+    if (plan_opt->count() > 0 && (ranks->count() == 0 || per_node->count() == 0)) {
+      throw CLI::ValidationError("--plan", "needs --ranks N and --ranks-per-node K");
+    }
+    if (plan_opt->count() == 0 && files.empty()) throw CLI::RequiredError("files (or --plan namelist.input)");
+    if (plan_opt->count() > 0 && !files.empty()) throw CLI::ValidationError("--plan", "takes no files to check");
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   // PnetCDF (used to check the size a classic header promises) needs MPI; one process is enough.
   MPI_Init(&argc, &argv);
+  if (plan_opt->count() > 0) {
+    // Paths of the command line are the caller's; the plan reads the namelist's from its directory.
+    if (!plan.json.empty()) plan.json = std::filesystem::absolute(plan.json).string();
+    if (!plan.scratch_dir.empty()) plan.scratch_dir = std::filesystem::absolute(plan.scratch_dir).string();
+    const int rc = nwpio::check::run_plan(plan, argv[0]);
+    MPI_Finalize();
+    return rc;
+  }
   int status = 0;
   for (const auto& f : files) {
     auto report = nwpio::check::check_file(f);

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "nwpio/error.hpp"
-#include "nwpio/namelist.hpp"
+#include "nwpio_model/model_settings.hpp"
 
 namespace nwpio::demo {
 
@@ -36,6 +36,7 @@ struct Args {
   std::string output_dir = "output", start_date = "2019-06-01_00:00:00", format = "cdf2", gather = "auto";
   std::string stats_json, namelist;
   bool verify = false;
+  bool memory_report = false;
 };
 
 std::string explicit_names(const CLI::App& app) {
@@ -90,6 +91,9 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
   auto* o_gather = app.add_option("--gather", a.gather, "io_form 11 gathering: auto, rearrange or direct")
                        ->check(CLI::IsMember({"auto", "rearrange", "direct"}))->default_str("auto");
   app.add_flag("--verify", a.verify, "read every file back (netCDF-C) and check the fill rule");
+  app.add_flag("--memory-report", a.memory_report,
+               "print every rank's peak resident memory (VmHWM) before the stream and after the last frame, and the "
+               "model's arrays: the rest is what writing the history held");
   app.add_option("--halo", a.halo, "halo width of the model's arrays")->check(CLI::Range(0, 64))->default_str("3");
 
   try {
@@ -165,6 +169,7 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
   out.e_vert = c.e_vert;
   c.halo = a.halo;
   c.verify = a.verify;
+  c.memory_report = a.memory_report;
   if (from_namelist && rank == 0) {
     std::cout << "nwpio-demo: settings from " << a.namelist
               << (explicit_names(app).empty() ? "" : "; overridden on the command line:" + explicit_names(app))

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "nwpio/options.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 
 namespace nwpio::demo {
 
@@ -21,6 +21,7 @@ struct DemoConfig {
   std::string end_date;   // from the namelist; bounds the run when --frames is not given
   int frames = 3;         // frames to write; 0 with a namelist: every output time up to end_date
   bool verify = false;
+  bool memory_report = false;  // print each rank's peak RSS and what of it is nwpio's (tests/sizing)
   std::string output_dir_source;  // which setting chose output.output_dir, for the banner
   std::string namelist;   // --namelist FILE (its &namelist_quilt makes I/O servers), empty: none
   OutputOptions output;   // history stream settings (from the namelist, then the command line)

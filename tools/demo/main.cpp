@@ -16,13 +16,14 @@
 #include <vector>
 
 #include "demo_config.hpp"
+#include "memory_report.hpp"
 #include "nwpio/decomposition.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/io_servers.hpp"
 #include "nwpio/stream_builder.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_decompose.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 #include "nwpio/writer.hpp"
 #include "synthetic.hpp"
 
@@ -174,7 +175,9 @@ int run(int argc, char** argv) {
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
 
-    const auto [px, py] = process_grid(c, size);
+    // (named, not a structured binding: the lambdas below capture them, which Clang accepts from 16 on)
+    const std::pair<int, int> split = process_grid(c, size);
+    const int px = split.first, py = split.second;
     c.nproc_x = px;
     c.nproc_y = py;
     WrfBounds bounds{};
@@ -183,6 +186,7 @@ int run(int argc, char** argv) {
     checkpoint(comm, [&] {
       if (rank == 0) std::filesystem::create_directories(out.output_dir);
     });
+    const std::int64_t peak_before_stream = peak_resident_bytes();
     Writer writer = open_stream(decomposition, wrf::history_schema(c.schema_options()), out, servers ? &*servers : nullptr);
     if (!writer.stream_enabled()) {
       if (rank == 0) std::cout << "nwpio-demo: the history stream is off (history_interval = 0): no output" << std::endl;
@@ -244,6 +248,7 @@ int run(int argc, char** argv) {
     writer.close();
     if (servers) servers->stop();
     if (frame == 0) throw Error(ErrorKind::Config, "no output time between start and end of the run");
+    if (c.memory_report) print_memory_report(comm, peak_before_stream, peak_resident_bytes(), model->memory_bytes());
 
     if (rank == 0) {
       std::ostringstream names;

@@ -5,7 +5,7 @@
 
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_date.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 #include "synthetic.hpp"
 
 namespace nwpio::synthetic {

@@ -3,6 +3,7 @@
 program consumer_f
   use mpi
   use nwpio
+  use nwpio_model
   implicit none
   type(nwpio_stream) :: s
   type(nwpio_model_settings) :: ms

@@ -12,7 +12,7 @@
 #include "nwpio/schema.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/wrf_date.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 
 namespace nwpio::wrf {
 namespace {

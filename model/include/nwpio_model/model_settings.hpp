@@ -1,5 +1,8 @@
-// Settings a WRF-like model reads from namelist.input for one domain (&domains, &time_control).
-// The output settings of the history stream come from OutputOptions::from_namelist.
+// Settings a WRF-like model reads from namelist.input for one domain (&domains, &time_control):
+// grid size, grid spacing, time step, process grid and run dates, by WRF's rules (a nest's dx
+// and time step from its parent's and the ratios, run_* over end_*). Part of libnwpio_model,
+// the helpers of the demo models (nwpio-demo, mini_wrf); the history stream's own settings come
+// from nwpio's OutputOptions::from_namelist.
 #pragma once
 
 #include <mpi.h>

@@ -1,7 +1,9 @@
 // The variable set of a real WRF V4.4.1 history file (wrfout): 201 data variables with WRF's
 // names, types, dimensions and attributes, and the global attributes of its header. The
 // project keeps this table itself (taken once from a real wrfout header) so that nwpio-demo,
-// the tests and the benchmarks write what a WRF model writes, without reading any file.
+// the tests, the benchmarks and nwpio-check's sizing plan write (or size) what a WRF model
+// writes, without reading any file. Part of libnwpio_model; not installed: it is a fixture of
+// the project's own programs, not an API for models.
 #pragma once
 
 #include <string>

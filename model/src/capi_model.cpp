@@ -1,15 +1,16 @@
-// C API (L4) helpers for WRF-like models written in C or Fortran: the model's own namelist
-// settings, WRF's decomposition and date arithmetic, so that such a model needs no second
-// namelist reader, decomposition or calendar of its own.
+// The C API of libnwpio_model (nwpio_model/nwpio_model.h): the model's own namelist settings,
+// WRF's decomposition and date arithmetic for WRF-like models written in C or Fortran. Errors
+// go through libnwpio's C boundary (capi::guard), so nwpio_last_error() reports them.
 #include <algorithm>
 #include <cstring>
 #include <string>
 
 #include "capi/capi_error.hpp"
-#include "nwpio/namelist.hpp"
 #include "nwpio/nwpio.h"
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_decompose.hpp"
+#include "nwpio_model/model_settings.hpp"
+#include "nwpio_model/nwpio_model.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_date.hpp"
-#include "nwpio/wrf_history.hpp"
+#include "nwpio_model/wrf_history.hpp"
 
 namespace nwpio::wrf {
 namespace {

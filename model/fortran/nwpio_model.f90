@@ -1,12 +1,48 @@
-! Helpers for WRF-like models: the model's own settings from namelist.input (nwpio's reader),
-! WRF's domain decomposition, and WRF date arithmetic.
+! Module nwpio_model (libnwpio_model_fortran): helpers for WRF-like demo models such as
+! examples/mini_wrf: the model's own settings from namelist.input (nwpio's reader), WRF's domain
+! decomposition, and WRF date arithmetic, over libnwpio_model's C API (nwpio_model/nwpio_model.h).
+! Errors end as in module nwpio: in ierr when present, else a message and MPI_Abort.
+!   use nwpio_model        (pkg-config nwpio-modelf; CMake nwpio::model_fortran)
 module nwpio_model
   use, intrinsic :: iso_c_binding
-  use nwpio_c, only: c_model_settings, c_read_model_settings, c_wrf_decompose, c_date_add_seconds
-  use nwpio_base, only: c_string, finish, from_c_chars, NWPIO_DATE_LEN
+  use nwpio_base, only: c_string, finish, from_c_chars, NWPIO_DATE_LEN, nwpio_bounds
   implicit none
   private
   public :: nwpio_model_settings, nwpio_bounds, nwpio_read_model_settings, nwpio_decompose, nwpio_date_add
+
+  type, bind(c) :: c_model_settings
+    integer(c_int) :: max_dom, e_we, e_sn, e_vert, nproc_x, nproc_y
+    real(c_double) :: dx, dy, time_step
+    character(kind=c_char) :: start_date(20), end_date(20)
+  end type c_model_settings
+
+  interface
+    function c_read_model_settings(comm, namelist_file, domain_id, settings) &
+        bind(c, name='nwpio_read_model_settings') result(rc)
+      import :: c_int, c_char, c_model_settings
+      integer(c_int), value :: comm, domain_id
+      character(kind=c_char), intent(in) :: namelist_file(*)
+      type(c_model_settings), intent(out) :: settings
+      integer(c_int) :: rc
+    end function
+
+    function c_wrf_decompose(e_we, e_sn, e_vert, nranks, rank, halo, nproc_x, nproc_y, bounds) &
+        bind(c, name='nwpio_wrf_decompose') result(rc)
+      import :: c_int
+      integer(c_int), value :: e_we, e_sn, e_vert, nranks, rank, halo
+      integer(c_int), intent(inout) :: nproc_x, nproc_y
+      integer(c_int), intent(out) :: bounds(18)
+      integer(c_int) :: rc
+    end function
+
+    function c_date_add_seconds(date, seconds, out) bind(c, name='nwpio_date_add_seconds') result(rc)
+      import :: c_int, c_char, c_int64_t
+      character(kind=c_char), intent(in) :: date(*)
+      integer(c_int64_t), value :: seconds
+      character(kind=c_char), intent(out) :: out(*)
+      integer(c_int) :: rc
+    end function
+  end interface
 
   ! &domains and &time_control settings of one domain.
   type :: nwpio_model_settings
@@ -17,13 +53,6 @@ module nwpio_model
     real(c_double) :: time_step = 0             ! seconds
     character(len=NWPIO_DATE_LEN) :: start_date = ' ', end_date = ' '
   end type nwpio_model_settings
-
-  ! WRF's bounds of one rank, 1-based inclusive (ide = e_we), in nwpio_set_domain's order.
-  type, bind(c) :: nwpio_bounds
-    integer(c_int) :: ids, ide, jds, jde, kds, kde
-    integer(c_int) :: ims, ime, jms, jme, kms, kme
-    integer(c_int) :: ips, ipe, jps, jpe, kps, kpe
-  end type nwpio_bounds
 
 contains
 
