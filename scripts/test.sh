@@ -17,6 +17,7 @@
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 source "$(dirname "$0")/build-pnetcdf-mpich.sh"
+source "$(dirname "$0")/build-adios2.sh"
 # Slurm and munge for the job-script tests; python3 is the tests' independent reader of TOML/JSON;
 # strace proves the fsync-before-rename order; clang, its runtime and llvm-symbolizer for the
 # fuzzers and the sanitizer reports; cdo and Debian's xarray + netCDF4 read the files' dates as
@@ -31,7 +32,11 @@ run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@")
 
 stage "build: default configuration (Release, PnetCDF)"
 mkdir -p "$NWPIO_ROOT/build"
-nwpio_build "$NWPIO_ROOT/build"
+# nwpio-bench's ADIOS2 peer and its test only when scripts/build-adios2.sh has already cached
+# ADIOS2 on this machine: CI never builds it (about 30 minutes).
+adios2_args=()
+if nwpio_adios2_cached; then adios2_args=(-DCMAKE_PREFIX_PATH="$NWPIO_ADIOS2_PREFIX"); fi
+nwpio_build "$NWPIO_ROOT/build" "${adios2_args[@]}"
 stage "test: default configuration"
 run_ctest "$NWPIO_ROOT/build" -j "${NWPIO_CTEST_JOBS:-2}" -LE slurm
 
