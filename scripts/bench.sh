@@ -5,9 +5,12 @@
 # Writes one JSON per run, a combined markdown table and a PNG chart (MB/s per method and rank
 # count) into the results directory.
 #
-#   scripts/bench.sh [--quick] [--out DIR] [--disk DIR] [--shm DIR] [--build DIR] [--no-build]
+#   scripts/bench.sh [--quick | --haps] [--out DIR] [--disk DIR] [--shm DIR] [--build DIR] [--no-build]
 #
 #   --quick     CI smoke: tiny grids, one repetition, 1 and 2 ranks (about a minute)
+#   --haps      instead of the sweep, the HAPS-size cell alone (scripts/bench-haps.sh): the frame on
+#               1281 x 961 x 70 (7.8 GB) at 2 ranks on --disk with --fsync, against the netCDF
+#               floor, the ceiling, WRF's patterns and ADIOS2 (when built); about 16 GB of memory
 #   --out DIR   results directory (default bench/results)
 #   --disk DIR  directory on a disk file system (default /var/tmp/nwpio-bench)
 #   --shm DIR   directory on tmpfs (default /dev/shm/nwpio-bench)
@@ -18,21 +21,28 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
-quick=0 out=$NWPIO_ROOT/bench/results disk=/var/tmp/nwpio-bench shm=/dev/shm/nwpio-bench
+quick=0 haps=0 out=$NWPIO_ROOT/bench/results disk=/var/tmp/nwpio-bench shm=/dev/shm/nwpio-bench
 build=$NWPIO_ROOT/build do_build=1
 while (($#)); do
   case $1 in
     --quick) quick=1 ;;
+    --haps) haps=1 ;;
     --out) out=$2; shift ;;
     --disk) disk=$2; shift ;;
     --shm) shm=$2; shift ;;
     --build) build=$2; shift ;;
     --no-build) do_build=0 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift
 done
+
+if ((haps)); then
+  args=(--out "$out" --disk "$disk" --build "$build")
+  ((do_build)) || args+=(--no-build)
+  exec "$NWPIO_ROOT/scripts/bench-haps.sh" "${args[@]}"
+fi
 
 # gnuplot draws the chart, jq combines the JSON files.
 nwpio_install_packages gnuplot-nox jq

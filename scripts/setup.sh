@@ -18,7 +18,8 @@ NWPIO_JOBS=${NWPIO_JOBS:-$(nproc)}
 NWPIO_BUILD_PACKAGES=(cmake make g++ gfortran pkg-config ccache
   openmpi-bin libopenmpi-dev libpnetcdf-dev pnetcdf-bin libnetcdf-dev netcdf-bin
   libnetcdf-mpi-dev libhdf5-openmpi-dev zlib1g-dev
-  libgtest-dev libtoml11-dev libcli11-dev nlohmann-json3-dev libfmt-dev)
+  libgtest-dev libtoml11-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  libblosc-dev)
 
 nwpio_log() { echo "[nwpio] $*" >&2; }
 

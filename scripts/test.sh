@@ -32,6 +32,7 @@
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
 source "$(dirname "$0")/build-pnetcdf-mpich.sh"
+source "$(dirname "$0")/build-adios2.sh"
 t0=$SECONDS
 stage_name="" stage_t0=$SECONDS stage_times=()
 # stage NAME: closes the running stage (its duration goes into the table) and opens NAME.
@@ -66,7 +67,11 @@ jobs=${NWPIO_CTEST_JOBS:-2}
 
 stage "build: default configuration (Release, PnetCDF)"
 mkdir -p "$NWPIO_ROOT/build"
-nwpio_build "$NWPIO_ROOT/build"
+# nwpio-bench's ADIOS2 peer and its test only when scripts/build-adios2.sh has already cached
+# ADIOS2 on this machine: CI never builds it (about 30 minutes).
+adios2_args=()
+if nwpio_adios2_cached; then adios2_args=(-DCMAKE_PREFIX_PATH="$NWPIO_ADIOS2_PREFIX"); fi
+nwpio_build "$NWPIO_ROOT/build" "${adios2_args[@]}"
 stage "test: default configuration"
 run_ctest "$NWPIO_ROOT/build" -j "$jobs" -LE slurm
 

@@ -23,7 +23,9 @@ const std::vector<std::string>& extra_method_names() {
                                   // compressed netCDF-4 (method_wrf_netcdf.cpp, methods_nwpio.cpp)
                                   "nwpio-io13", "nwpio-io13-gbr3", "wrf-io13", "wrf-io2",
                                   // the least a deflate 2 + shuffle write costs (method_deflate_ceiling.cpp)
-                                  "ceiling-io13"};
+                                  "ceiling-io13",
+                                  // WRF's ADIOS2 package, io_form 14 (method_adios2.cpp; builds with ADIOS2)
+                                  "adios2", "adios2-bp4", "adios2-bp4-blosc"};
     // Single raw variants (`ceiling` / `netcdf-floor` run them all and report the fastest).
     for (const bool swap : {false, true}) {
       for (const auto& v : raw_method_names(swap)) n.push_back(v);

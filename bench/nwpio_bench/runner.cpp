@@ -28,6 +28,9 @@ std::unique_ptr<Method> make_wrf_style_method();
 std::unique_ptr<Method> make_reorder_method(bool datatype);
 std::unique_ptr<Method> make_wrf_netcdf_method(const std::string& name);
 std::unique_ptr<Method> make_deflate_ceiling_method();
+#ifdef NWPIO_HAVE_ADIOS2
+std::unique_ptr<Method> make_adios2_method(const std::string& name);
+#endif
 
 namespace {
 
@@ -41,6 +44,14 @@ std::unique_ptr<Method> make_method(const std::string& name) {
   if (name == "reorder-datatype") return make_reorder_method(true);
   if (auto m = make_wrf_netcdf_method(name)) return m;
   if (name == "ceiling-io13") return make_deflate_ceiling_method();
+#ifdef NWPIO_HAVE_ADIOS2
+  if (auto m = make_adios2_method(name)) return m;
+#else
+  if (name.rfind("adios2-", 0) == 0) {
+    throw Error(ErrorKind::InvalidArgument, "method " + name + ": nwpio-bench was built without ADIOS2 (build it with "
+                                            "scripts/build-adios2.sh, configure with -DCMAKE_PREFIX_PATH=<its prefix>)");
+  }
+#endif
   throw Error(ErrorKind::InvalidArgument, "unknown method " + name);
 }
 

@@ -3,8 +3,13 @@
 #
 #   nwpio_wrf_build            builds (or finds) the cached tree; sets NWPIO_WRF_TREE
 #
-# The cache key is the tarball's hash plus the optimisation flag, so a new tarball or other flags
-# build a new tree and an old tree is never half-reused. A tree counts as built only when its
+# Flavour: with NWPIO_WRF_ADIOS2=<ADIOS2 prefix> (scripts/build-adios2.sh) WRF is configured with
+# both PnetCDF and ADIOS2, so one wrf.exe writes io_form 11 (WRF's package, or nwpio's after
+# nwpio_wrf_link) and io_form 14 (WRF's ADIOS2 package, external/io_adios2).
+#
+# The cache key is the tarball's hash plus the optimisation flag (and the ADIOS2 cache's key for
+# the ADIOS2 flavour), so a new tarball or other flags build a new tree and an old tree is never
+# half-reused. A tree counts as built only when its
 # stamp file exists (written last); an interrupted build is wiped and started again.
 NWPIO_WRF_TARBALL=${NWPIO_WRF_TARBALL:-$NWPIO_ROOT/../shared/wrf/WRF-4.7.1-nwpio-test.tar.gz}
 [[ -f $NWPIO_WRF_TARBALL ]] || NWPIO_WRF_TARBALL=/work/shared/wrf/WRF-4.7.1-nwpio-test.tar.gz
@@ -37,7 +42,7 @@ nwpio_wrf_prefixes() {
 nwpio_wrf_key() {
   local hash
   hash=$(sha256sum "$NWPIO_WRF_TARBALL" | cut -c1-12)
-  echo "wrf-$hash${NWPIO_WRF_FCOPTIM//[^A-Za-z0-9]/}"
+  echo "wrf-$hash${NWPIO_WRF_FCOPTIM//[^A-Za-z0-9]/}${NWPIO_WRF_ADIOS2:+-$(basename "$(dirname "$NWPIO_WRF_ADIOS2")")}"
 }
 
 # Configures and compiles em_quarter_ss in $1 (an unpacked WRF-4.7.1). Output goes to $1/../*.log.
@@ -47,9 +52,13 @@ nwpio_wrf_compile_tree() {
   (
     cd "$tree" &&
       export NETCDF=$logdir/prefix/netcdf PNETCDF=$logdir/prefix/pnetcdf &&
-      unset PNETCDF_QUILT &&
+      unset PNETCDF_QUILT ADIOS2 &&
+      { [[ -z ${NWPIO_WRF_ADIOS2:-} ]] || export ADIOS2=$NWPIO_WRF_ADIOS2; } &&
       printf '34\n1\n' | ./configure >"$logdir/configure.log" 2>&1 &&
       sed -i "s|^FCOPTIM\([[:space:]]*\)=.*|FCOPTIM\1=       $NWPIO_WRF_FCOPTIM|" configure.wrf &&
+      # ADIOS2's libraries are shared and live in the cache: wrf.exe finds them by its rpath.
+      { [[ -z ${NWPIO_WRF_ADIOS2:-} ]] ||
+        sed -i "s|^LDFLAGS_LOCAL\([[:space:]]*\)=.*|LDFLAGS_LOCAL\1=       -Wl,-rpath,$NWPIO_WRF_ADIOS2/lib|" configure.wrf; } &&
       ./compile -j "$NWPIO_WRF_JOBS" em_quarter_ss >"$logdir/compile.log" 2>&1
   )
   # ./compile runs make -i: a failed file does not stop it, so the executables are the verdict.
@@ -71,7 +80,7 @@ nwpio_wrf_build() {
     return 0
   fi
   start=$(date +%s)
-  nwpio_log "WRF: building em_quarter_ss (FCOPTIM=$NWPIO_WRF_FCOPTIM) into $dir; log $dir/compile.log"
+  nwpio_log "WRF: building em_quarter_ss (FCOPTIM=$NWPIO_WRF_FCOPTIM${NWPIO_WRF_ADIOS2:+, ADIOS2 $NWPIO_WRF_ADIOS2}) into $dir; log $dir/compile.log"
   rm -rf "$dir"
   mkdir -p "$dir"
   nwpio_wrf_prefixes "$dir/prefix"

@@ -18,6 +18,7 @@ nwpio_wrf_group_of() {
     nproc_x | nproc_y) echo domains ;;
     nio_tasks_per_group | nio_groups) echo namelist_quilt ;;
     write_behind | hint_report | hints_profile | stats_json) echo nwpio ;;
+    adios2_*) echo namelist_adios2 ;;
     *) echo time_control ;;
   esac
 }
