@@ -40,6 +40,7 @@
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "verify_written.hpp"
+#include "wrf_xfield.hpp"
 
 namespace nwpio::bench {
 namespace {
@@ -216,7 +217,6 @@ class Adios2Method final : public Method {
     const VarSpec& spec = *f.spec;
     if (!is_decomposed(spec.memory_order) && ctx.rank != 0) return;  // Z and 0-D fields: rank 0
     const Box& b = f.fill;
-    const Box& m = f.memory;
     adios2::Dims start, count;
     if (is_3d(spec.memory_order) || spec.memory_order == MemoryOrder::Z) {
       start.push_back(static_cast<std::size_t>(b.lo[2]));
@@ -237,16 +237,7 @@ class Adios2Method final : public Method {
     // ext_adios2_write_field: allocate XField of the patch, Transpose into it, put (sync), free.
     const std::int64_t n = b.volume();
     std::unique_ptr<T[]> xfield(new T[static_cast<std::size_t>(n)]);
-    const T* data = static_cast<const T*>(f.data());
-    T* out = xfield.get();
-    const std::int64_t ni = b.extent(0);
-    for (std::int64_t k = b.lo[2]; k < b.hi[2]; ++k) {
-      for (std::int64_t j = b.lo[1]; j < b.hi[1]; ++j) {
-        const T* row = data + (b.lo[0] - m.lo[0]) + (j - m.lo[1]) * f.stride[1] + (k - m.lo[2]) * f.stride[2];
-        std::memcpy(out, row, static_cast<std::size_t>(ni) * sizeof(T));
-        out += ni;
-      }
-    }
+    copy_patch_to_xfield(f, xfield.get());
     engine.Put(var, xfield.get(), adios2::Mode::Sync);
     local_bytes_ += n * static_cast<std::int64_t>(sizeof(T));
   }

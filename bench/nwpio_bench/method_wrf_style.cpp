@@ -13,7 +13,6 @@
 // that hints are not what differs between the methods.
 #include <pnetcdf.h>
 
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -24,6 +23,7 @@
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "verify_written.hpp"
+#include "wrf_xfield.hpp"
 
 namespace nwpio::bench {
 namespace {
@@ -142,7 +142,6 @@ class WrfStyleMethod final : public Method {
     const VarSpec& spec = *f.spec;
     const bool mine = is_decomposed(spec.memory_order) || ctx.rank == 0;
     const Box& b = f.fill;
-    const Box& m = f.memory;
     // Start/count in file order: [Time,] k, j, i as the variable has them.
     std::vector<MPI_Offset> start, count;
     if (spec.time_dependent) {
@@ -167,18 +166,7 @@ class WrfStyleMethod final : public Method {
     const std::int64_t n = mine ? b.volume() : 0;
     local_bytes_ += n * static_cast<std::int64_t>(sizeof(T));
     std::unique_ptr<T[]> xfield(new T[static_cast<std::size_t>(std::max<std::int64_t>(n, 1))]);
-    if (mine) {
-      const T* data = static_cast<const T*>(f.data());
-      T* out = xfield.get();
-      const std::int64_t ni = b.extent(0);
-      for (std::int64_t k = b.lo[2]; k < b.hi[2]; ++k) {
-        for (std::int64_t j = b.lo[1]; j < b.hi[1]; ++j) {
-          const T* row = data + (b.lo[0] - m.lo[0]) + (j - m.lo[1]) * f.stride[1] + (k - m.lo[2]) * f.stride[2];
-          std::memcpy(out, row, static_cast<std::size_t>(ni) * sizeof(T));
-          out += ni;
-        }
-      }
-    }
+    if (mine) copy_patch_to_xfield(f, xfield.get());
     const std::string call = "ncmpi_put_vara_all(" + spec.name + ")";
     if constexpr (std::is_same_v<T, float>) {
       check(ncmpi_put_vara_float_all(ncid, varid, start.data(), count.data(), xfield.get()), call, path_);
