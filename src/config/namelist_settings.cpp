@@ -3,11 +3,10 @@
 // (share/set_timekeeping.F). Every key and default is listed in docs/NAMELIST.md.
 #include "config/namelist_settings.hpp"
 
-#include "backend/backend_registry.hpp"
-
 #include <limits>
 #include <string>
 
+#include "backend/backend_registry.hpp"
 #include "config/namelist_values.hpp"
 #include "config/nwpio_keys.hpp"
 #include "nwpio/error.hpp"
@@ -30,8 +29,8 @@ std::int64_t non_negative(const NamelistReader& r, const char* group, const char
 }
 
 // The longest duration part: 10000 years, longer than any date WRF can name, so that the sum
-// of the parts cannot overflow (found by fuzzing: history_interval_d = 106751991167300
-// overflowed int64).
+// of the parts cannot overflow int64 (fuzz_namelist: history_interval_d = 106751991167300
+// would).
 constexpr std::int64_t kMaxDurationSeconds = std::int64_t{10000} * 366 * 86400;
 
 // days/hours/minutes/seconds of `prefix` (history_interval, history_begin) in seconds.
@@ -88,8 +87,8 @@ std::int64_t duration_part(const NamelistReader& r, const char* group, const cha
   return v * unit;
 }
 
-// An integer that must fit an int (dates, counts), else a Config error at the value. (Found by
-// fuzzing: start_year = 4294969315 was truncated to 2019 and accepted.)
+// An integer that must fit an int (dates, counts), else a Config error at the value, never a
+// silent truncation (fuzz_namelist: start_year = 4294969315 would read as 2019).
 int int_value(const NamelistReader& r, const char* group, const std::string& key, Columns c, std::int64_t v) {
   if (v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) {
     throw Error(ErrorKind::Config, where(r.namelist().file(), r.find(group, key, c)->pos) + "expected a value of " + key +
