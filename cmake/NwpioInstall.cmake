@@ -126,8 +126,10 @@ endif()
 file(RELATIVE_PATH NWPIO_BIN_TO_LIB /nwpio-prefix/${CMAKE_INSTALL_BINDIR} /nwpio-prefix/${CMAKE_INSTALL_LIBDIR})
 foreach(program IN ITEMS nwpio-check nwpio-demo nwpio-compare nwpio-bench)
   if(TARGET ${program})
-    # (a program that links PnetCDF itself needs its directory too: RUNPATH is per object)
-    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/${NWPIO_BIN_TO_LIB};${NWPIO_EXTERNAL_RPATH}")
+    # (a program that links PnetCDF or ADIOS2 itself needs their directories too: RUNPATH is per
+    # object; INSTALL_RPATH_USE_LINK_PATH adds every linked library's directory outside the system's)
+    set_target_properties(${program} PROPERTIES INSTALL_RPATH "$ORIGIN/${NWPIO_BIN_TO_LIB};${NWPIO_EXTERNAL_RPATH}"
+      INSTALL_RPATH_USE_LINK_PATH TRUE)
     install(TARGETS ${program} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
   endif()
 endforeach()
