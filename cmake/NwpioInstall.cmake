@@ -140,13 +140,14 @@ endif()
 # ---- what users read and run beside the libraries -------------------------------------------
 # <prefix>/share/nwpio, laid out as the source tree (the job scripts find it as NWPIO_ROOT/
 # share/nwpio): the hint profiles (configs/hints/, what &nwpio hints_file names), the example
-# namelists and iofields (configs/), the Slurm job scripts (slurm/) and the Fortran example
-# model (examples/mini_wrf); <prefix>/share/doc/nwpio: README and docs/.
+# namelists and iofields (configs/), the Slurm job scripts (slurm/) and the example models
+# (examples/: mini_wrf in Fortran, c and cpp); <prefix>/share/doc/nwpio: README and docs/.
 set(NWPIO_SHARE_DIR ${CMAKE_INSTALL_DATADIR}/nwpio)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/ DESTINATION ${NWPIO_SHARE_DIR}/configs COMPONENT nwpio)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/slurm/ DESTINATION ${NWPIO_SHARE_DIR}/slurm COMPONENT tools
   USE_SOURCE_PERMISSIONS)
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/mini_wrf DESTINATION ${NWPIO_SHARE_DIR}/examples COMPONENT tools)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/mini_wrf ${PROJECT_SOURCE_DIR}/examples/c ${PROJECT_SOURCE_DIR}/examples/cpp
+  DESTINATION ${NWPIO_SHARE_DIR}/examples COMPONENT tools)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT nwpio)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT nwpio)
 
