@@ -3,6 +3,8 @@
 // as in production. No global state: each stream holds its hooks.
 #pragma once
 
+#include <atomic>
+
 #include "core/fault_injection.hpp"
 
 namespace nwpio::detail {
@@ -12,6 +14,10 @@ struct TestHooks {
   // Group ranks into "nodes" of k consecutive ranks for the writers' slabs (0: ask MPI), so
   // one machine runs the multi-node mix of shared memory and messages.
   int ranks_per_node = 0;
+  // While true, the file sink's background thread holds each file's commit (its fsync, ledger mark
+  // and rename) before running it, so a test can act while a complete file waits to be committed.
+  // Abandoning the stream ends the hold; a test clears it before anything waits for the files.
+  std::atomic<bool> hold_commits{false};
 };
 
 }  // namespace nwpio::detail

@@ -46,6 +46,7 @@
 #include "backend/deferred_write.hpp"
 #include "core/buffer_in_use.hpp"
 #include "core/node_slabs.hpp"
+#include "core/test_hooks.hpp"
 #include "filesink/file_commit.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/statistics.hpp"
@@ -112,8 +113,13 @@ class CommitService {
   // next stream (an idle set with the same options, or a new one).
   std::shared_ptr<NodeSlabs> slabs(const NodeSlabs::Options& options);
 
-  // Local, never throws: the thread stops after its current job; nothing more is committed
-  // (partial files keep their temporary names). For a stream given up during an error.
+  // Tests: while hooks->hold_commits is set, each file's commit stays queued (until abandon or
+  // the destructor). Set before the first job.
+  void use_test_hooks(std::shared_ptr<const TestHooks> hooks) noexcept { hooks_ = std::move(hooks); }
+
+  // Local, never throws: complete files already handed over (their finish queued) are still
+  // written and committed; the rest is dropped (the partial file keeps its temporary name) and
+  // the thread stops. For a stream given up during an error.
   void abandon() noexcept;
 
  private:
@@ -128,6 +134,7 @@ class CommitService {
   void run();
   void run_write(Job& job);
   void run_finish(InFlightFile& file, bool give_up);
+  bool held_for_test(const Job& job) const;  // under the lock
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
@@ -136,6 +143,7 @@ class CommitService {
   std::deque<Job> jobs_;
   bool busy_ = false;
   bool stop_ = false;
+  std::shared_ptr<const TestHooks> hooks_;
   std::thread thread_;  // started at the first job
   std::deque<std::shared_ptr<InFlightFile>> files_;  // main thread only
   struct PooledSlabs {

@@ -11,7 +11,10 @@ namespace nwpio::detail {
 
 std::unique_ptr<FrameSink> make_file_sink(FileSinkSetup setup) {
   const bool own = setup.commits == nullptr;
-  if (own) setup.commits = std::make_shared<CommitService>(setup.comm);
+  if (own) {
+    setup.commits = std::make_shared<CommitService>(setup.comm);
+    if (setup.hooks) setup.commits->use_test_hooks(setup.hooks);
+  }
   return std::make_unique<FileSink>(std::move(setup), own);
 }
 

@@ -171,6 +171,40 @@ TEST(AgreementClose, FailureInExplicitCloseLeavesTemporaryName) {
   expect_no_incomplete_final_file(dir);
 }
 
+TEST(AgreementAbandon, CompleteFileWaitingForItsCommitGetsItsFinalName) {
+  // One frame per file, written behind: file 0 is complete and its commit waits on the background
+  // thread (held) when frame 1 fails on one rank; the failed stream is then abandoned (the
+  // Writer's destructor). The model saw frame 0 succeed, so file 0 still gets its final name;
+  // frame 1's file does not.
+  const std::string dir = fresh_dir("agree_abandon_behind");
+  ModelShape shape;
+  Model model(world(), shape);
+  auto hooks = std::make_shared<detail::TestHooks>();
+  hooks->hold_commits = true;
+  OutputOptions o = options_for(dir);
+  o.frames_per_file = 1;
+  {
+    Writer w = hooked_writer(model, o, hooks);
+    write_frame(w, model, 0);
+    MPI_Barrier(world());
+    if (my_rank() == 0) {
+      EXPECT_FALSE(fs::exists(file_at(dir, 0))) << "the commit was held: file 0 has no final name yet";
+    }
+    const Case c{FaultPhase::EndFrame, nranks() - 1};
+    hooks->faults.arm(c.phase, c.rank);
+    model.fill(1);
+    w.begin_frame(date_at(1));
+    put_all(w, model);
+    expect_injected(*hooks, c, [&] { w.end_frame(); });
+  }  // abandoned: the stream failed
+  MPI_Barrier(world());
+  expect_complete(file_at(dir, 0), {0}, model, shape);
+  if (my_rank() == 0) {
+    EXPECT_FALSE(fs::exists(file_at(dir, 1))) << "the failed frame's file took its final name";
+  }
+  expect_no_incomplete_final_file(dir);
+}
+
 INSTANTIATE_TEST_SUITE_P(Phases, Agreement,
                          ::testing::Values(FaultPhase::Open, FaultPhase::Define, FaultPhase::Put, FaultPhase::EndFrame,
                                            FaultPhase::Close, FaultPhase::WriteBehind),
