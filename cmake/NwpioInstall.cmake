@@ -29,6 +29,8 @@ install(TARGETS nwpio EXPORT nwpioTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/nwpio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT nwpio FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+# nwpio/version.h, written by configure (cmake/NwpioVersion.cmake).
+install(FILES ${NWPIO_GENERATED_INCLUDE_DIR}/nwpio/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/nwpio COMPONENT nwpio)
 # libnwpio_model (model/): the demo models' helpers, its public headers only.
 if(TARGET nwpio_model)
   install(TARGETS nwpio_model EXPORT nwpioTargets

@@ -8,5 +8,6 @@
 #include "nwpio/schema.hpp"
 #include "nwpio/statistics.hpp"
 #include "nwpio/types.hpp"
+#include "nwpio/version.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/writer.hpp"
