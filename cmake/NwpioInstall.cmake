@@ -136,7 +136,7 @@ foreach(program IN ITEMS nwpio-check nwpio-demo nwpio-compare nwpio-bench)
   endif()
 endforeach()
 if(NWPIO_WRFIO_BUILT AND NWPIO_BUILD_TOOLS)
-  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/wrf/nwpio-wrf DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  install(PROGRAMS ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/nwpio-wrf DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 endif()
 
 # ---- what users read and run beside the libraries -------------------------------------------
