@@ -84,7 +84,7 @@ TEST(HintReportText, FullTableHasOneRowPerSetting) {
   const auto j = nlohmann::json::parse(r.json);
   EXPECT_EQ(lines(r.full), 1 + j["settings"].size()) << r.full;
   EXPECT_EQ(r.full.find(".nwpio-tmp"), std::string::npos) << r.full;
-  // Its first line names the nwpio that wrote it (the summary stays as it was: one line per file).
+  // Its first line names the nwpio that wrote it; the one-line summary does not.
   const std::string first = r.full.substr(0, r.full.find('\n'));
   const std::string named = std::string(" -- nwpio ") + NWPIO_VERSION_STRING;
   EXPECT_EQ(first.size() >= named.size() ? first.substr(first.size() - named.size()) : first, named) << first;
