@@ -29,6 +29,8 @@ install(TARGETS nwpio EXPORT nwpioTargets
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/nwpio DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
   COMPONENT nwpio FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")
+# nwpio/version.h, written by configure (cmake/NwpioVersion.cmake).
+install(FILES ${NWPIO_GENERATED_INCLUDE_DIR}/nwpio/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/nwpio COMPONENT nwpio)
 # libnwpio_model (model/): the demo models' helpers, its public headers only.
 if(TARGET nwpio_model)
   install(TARGETS nwpio_model EXPORT nwpioTargets
@@ -134,7 +136,7 @@ foreach(program IN ITEMS nwpio-check nwpio-demo nwpio-compare nwpio-bench)
   endif()
 endforeach()
 if(NWPIO_WRFIO_BUILT AND NWPIO_BUILD_TOOLS)
-  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/wrf/nwpio-wrf DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
+  install(PROGRAMS ${CMAKE_RUNTIME_OUTPUT_DIRECTORY}/nwpio-wrf DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tools)
 endif()
 
 # ---- what users read and run beside the libraries -------------------------------------------

@@ -1,6 +1,7 @@
 // nwpio-bench's command line, parsed with CLI11 (see bench_options.hpp).
 #include "bench_options.hpp"
 #include "raw_variants.hpp"
+#include "version_flag.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -98,6 +99,7 @@ std::optional<BenchOptions> parse_options(int argc, char** argv, MPI_Comm comm, 
   app.add_option("--hints-file", o.hints_file, "hints profile file (TOML) for every method");
   app.add_option("--hints-profile", o.hints_profile, "profile name in --hints-file");
   app.add_option("--hint", o.hints, "key=value hint for every method (docs/HINTS.md), repeatable");
+  tools::add_version_flag(app, "nwpio-bench");
   std::string footer = "methods (default: all of these):";
   for (const auto& m : all_method_names()) footer += " " + m;
   footer += "\nmore methods, only when named:";

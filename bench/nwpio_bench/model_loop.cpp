@@ -23,6 +23,7 @@
 #include "nwpio_model/wrf_history.hpp"
 #include "memory.hpp"
 #include "synthetic.hpp"
+#include "version_flag.hpp"
 
 namespace nwpio::bench {
 namespace {
@@ -298,6 +299,7 @@ int run_model_loop(int argc, char** argv) {
   app.add_option("--methods", methods, "none,io0,io11,io2,servers-io0,servers-io11,servers-io2");
   app.add_option("--dir", lo.dir, "output directory")->required();
   app.add_option("--json", lo.json, "result file (rank 0)");
+  tools::add_version_flag(app, "nwpio-bench");
   app.footer("Per method: wall (loop + final close), loop, close, and per frame (median over the timed frames) "
              "the model's blocked time, its pack, its wait for the servers, the servers' write time; peak RSS "
              "(VmHWM, reset per method) of the compute ranks and of the servers; CPU seconds (user + system, "

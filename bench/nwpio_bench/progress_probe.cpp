@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "version_flag.hpp"
+
 namespace nwpio::bench {
 namespace {
 
@@ -29,6 +31,7 @@ int run_progress_probe(int argc, char** argv) {
   app.add_option("--mb", mb, "message size in MB")->check(CLI::Range(0.001, 2000.0));
   app.add_option("--seconds", seconds, "compute without MPI calls after posting the send")->check(CLI::Range(0.0, 60.0));
   app.add_option("--repeat", repeat, "repetitions")->check(CLI::Range(1, 100));
+  tools::add_version_flag(app, "nwpio-bench");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nwpio/version.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -66,6 +68,9 @@ const char* nwpio_last_error(void);
 size_t nwpio_last_error_copy(char* buf, size_t size);
 /* "NWPIO_OK", "NWPIO_ERR_STATE", ...; "unknown status" otherwise. */
 const char* nwpio_status_name(int status);
+/* The version of the library the program runs with, "MAJOR.MINOR.PATCH" (static storage).
+ * NWPIO_VERSION_STRING (nwpio/version.h) is the version the program was compiled against. */
+const char* nwpio_version(void);
 
 /* ---- stream --------------------------------------------------------------------------- */
 

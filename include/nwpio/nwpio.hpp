@@ -12,6 +12,7 @@
 #include "nwpio/statistics.hpp"
 #include "nwpio/stream_builder.hpp"
 #include "nwpio/types.hpp"
+#include "nwpio/version.hpp"
 #include "nwpio/wrf_conventions.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_decompose.hpp"

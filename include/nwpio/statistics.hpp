@@ -58,7 +58,7 @@ class Statistics {
 
   std::int64_t total_bytes() const noexcept;
   double total_seconds() const noexcept;
-  std::string to_json() const;                 // {"frames": [...], "total": {...}, ...}
+  std::string to_json() const;                 // {"nwpio_version": "...", "backend": ..., "frames": [...], "total": {...}, ...}
   void write_json(const std::string& path) const;  // throws Error(Io)
 };
 

@@ -36,6 +36,10 @@ cd "$HOME"
 step "clone, module load openmpi netcdf-c pnetcdf, configure, build, install"
 rm -rf src build runs mini_wrf WRF "$VERSION_DIR"
 git -c advice.detachedHead=false clone -q "$NWPIO_BUNDLE" src/nwpio || die clone "git clone of $NWPIO_BUNDLE"
+# The version the clone declares, read as docs/INSTALL.md reads it; the install prefix is named after it.
+version=$(sed -n 's/^project(nwpio VERSION \([0-9.]*\).*/\1/p' src/nwpio/CMakeLists.txt)
+[[ -n $version ]] || die version "no project(nwpio VERSION ...) in src/nwpio/CMakeLists.txt"
+PREFIX=$VERSION_DIR/$version
 module use "$NWPIO_SITE/modulefiles"
 module load openmpi netcdf-c pnetcdf || die modules "module load openmpi netcdf-c pnetcdf"
 launcher=()
@@ -44,7 +48,7 @@ if [[ -n ${CCACHE_DIR:-} ]] && command -v ccache >/dev/null; then
 fi
 # The netCDF-C WRF links (serial here), the site's PnetCDF through CMAKE_PREFIX_PATH (the module).
 cmake -S src/nwpio -B build/nwpio -DCMAKE_BUILD_TYPE=Release -DNWPIO_BUILD_TESTS=OFF -DNWPIO_BUILD_BENCH=OFF \
-  -DNWPIO_NETCDF=serial -DCMAKE_INSTALL_PREFIX="$VERSION_DIR/0.1.0" "${launcher[@]}" >configure.log 2>&1 ||
+  -DNWPIO_NETCDF=serial -DCMAKE_INSTALL_PREFIX="$PREFIX" "${launcher[@]}" >configure.log 2>&1 ||
   { cat configure.log; die configure "cmake failed"; }
 sed -n 's/^-- nwpio:   //p' configure.log
 if grep -q "PnetCDF *1.12.3: $NWPIO_SITE/pnetcdf/1.12.3/lib" configure.log &&
@@ -56,21 +60,22 @@ fi
 cmake --build build/nwpio -j "$JOBS" >build.log 2>&1 || { tail -30 build.log; die build "cmake --build failed"; }
 grep -i "warning:" build.log | head -5 || true
 cmake --install build/nwpio >install.log 2>&1 || { cat install.log; die install "cmake --install failed"; }
-pnetcdf_lib=$(ldd "$VERSION_DIR/0.1.0/lib/libnwpio.so" | awk '$1 ~ /^libpnetcdf/ { print $3 }')
+pnetcdf_lib=$(ldd "$PREFIX/lib/libnwpio.so" | awk '$1 ~ /^libpnetcdf/ { print $3 }')
 if [[ $pnetcdf_lib == "$NWPIO_SITE/pnetcdf/1.12.3/lib/"* ]]; then
-  report PASS install "nwpio in $VERSION_DIR/0.1.0, libnwpio takes $pnetcdf_lib"
+  report PASS install "nwpio in $PREFIX, libnwpio takes $pnetcdf_lib"
 else
   report FAIL install "libnwpio takes PnetCDF from '$pnetcdf_lib', not the site's prefix"
 fi
 
 step "module load nwpio"
-module use "$VERSION_DIR/0.1.0/share/modulefiles"
+module use "$PREFIX/share/modulefiles"
 module load nwpio || die module "module load nwpio"
-if [[ $NWPIO_ROOT == "$VERSION_DIR/0.1.0" && $(command -v nwpio-wrf) == "$NWPIO_ROOT/bin/nwpio-wrf" &&
-  $(pkg-config --variable=prefix nwpio) -ef $NWPIO_ROOT ]]; then
-  report PASS module "NWPIO_ROOT=$NWPIO_ROOT; nwpio-wrf, nwpio-check and pkg-config nwpio from it"
+if [[ $NWPIO_ROOT == "$PREFIX" && $(command -v nwpio-wrf) == "$NWPIO_ROOT/bin/nwpio-wrf" &&
+  $(pkg-config --variable=prefix nwpio) -ef $NWPIO_ROOT && $(nwpio-wrf --version) == "nwpio-wrf $version" &&
+  $(nwpio-check --version) == "nwpio-check $version" && $(pkg-config --modversion nwpio) == "$version" ]]; then
+  report PASS module "NWPIO_ROOT=$NWPIO_ROOT; nwpio-wrf, nwpio-check and pkg-config nwpio $version from it"
 else
-  report FAIL module "NWPIO_ROOT=${NWPIO_ROOT:-unset}, nwpio-wrf at $(command -v nwpio-wrf || echo none)"
+  report FAIL module "NWPIO_ROOT=${NWPIO_ROOT:-unset}, nwpio-wrf at $(command -v nwpio-wrf || echo none), version $(nwpio-wrf --version 2>&1 || true) (expected $version)"
 fi
 
 step "mini_wrf: make through pkg-config, sbatch"

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hints/hints_report.hpp"
+#include "nwpio/version.hpp"
 
 namespace nwpio::detail::hints {
 namespace {
@@ -42,7 +43,8 @@ std::string profile(const json& j) {
 std::string report_text(const std::string& json_text) {
   const auto j = json::parse(json_text);
   std::ostringstream out;
-  out << head(j, true);
+  // The full table is what one sends along with a question: it names the nwpio that wrote it.
+  out << head(j, true) << " -- nwpio " << version();
   if (!text(j["profile"], "file").empty()) {
     out << "\n  profile " << text(j["profile"], "file") << " [" << text(j["profile"], "name") << "] chosen by "
         << text(j["profile"], "chosen_by");

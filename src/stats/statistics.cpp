@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "nwpio/error.hpp"
+#include "nwpio/version.hpp"
 
 namespace nwpio {
 
@@ -27,6 +28,8 @@ double Statistics::total_seconds() const noexcept {
 std::string Statistics::to_json() const {
   using nlohmann::ordered_json;
   ordered_json j;
+  // First, so that a file of statistics says which nwpio wrote it before anything else.
+  j["nwpio_version"] = version();
   j["backend"] = backend;
   j["gather"] = gather;
   j["reorder"] = reorder;

@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "nwpio/nwpio.h"
+#include "nwpio/version.hpp"
 #include "nwpio_model/nwpio_model.h"
 #include "mpi_support.hpp"
 
 extern "C" int nwpio_c_header_check(void);
+extern "C" const char* nwpio_c_header_version(int* major, int* minor, int* patch);
 
 namespace {
 
@@ -65,6 +67,17 @@ struct Opened {
 };
 
 TEST(CApi, HeaderCompilesAsC) { EXPECT_EQ(nwpio_c_header_check(), 0); }
+
+// The version CMake's project() declares reaches C programs twice: as nwpio/version.h's macros
+// (compiled in) and as nwpio_version() (the running library); both agree with it and each other.
+TEST(CApi, VersionIsTheProjectVersion) {
+  int major = -1, minor = -1, patch = -1;
+  const std::string from_c_header = nwpio_c_header_version(&major, &minor, &patch);
+  EXPECT_EQ(from_c_header, NWPIO_TEST_PROJECT_VERSION);
+  EXPECT_EQ(std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch), NWPIO_TEST_PROJECT_VERSION);
+  EXPECT_STREQ(nwpio_version(), NWPIO_TEST_PROJECT_VERSION);
+  EXPECT_STREQ(nwpio_version(), nwpio::version());
+}
 
 TEST(CApi, StatusNames) {
   EXPECT_STREQ(nwpio_status_name(NWPIO_OK), "NWPIO_OK");

@@ -3,7 +3,7 @@
 #  2. examples/mini_wrf copied elsewhere and built with its Makefile through pkg-config
 #     (PKG_CONFIG_PATH only; no LD_LIBRARY_PATH), run at 4 ranks, files read back;
 #  3. tests/fortran/consumer configured with find_package(nwpio), built and run.
-#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORKDIR=... -DMPIEXEC=... [-DMPIEXEC_PREFLAGS="flags"] -DVERIFY=...
+#   cmake -DBUILD_DIR=... -DSOURCE_DIR=... -DWORKDIR=... -DVERSION=... -DMPIEXEC=... [-DMPIEXEC_PREFLAGS="flags"] -DVERIFY=...
 #         [-DNCVALIDATOR=...] [-DMPIF90=the MPI Fortran wrapper]
 #         -P install_and_consume.cmake
 separate_arguments(preflags UNIX_COMMAND "${MPIEXEC_PREFLAGS}")  # --oversubscribe under Open MPI
@@ -43,7 +43,7 @@ run(${VERIFY} --case mini_wrf --namelist ${mw}/namelist.input --dir ${mw}/out ${
 
 # 3. The CMake consumer.
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/tests/fortran/consumer -B ${WORKDIR}/consumer -DCMAKE_PREFIX_PATH=${prefix}
-    -DCMAKE_BUILD_TYPE=Release)
+    -DCMAKE_BUILD_TYPE=Release -DNWPIO_EXPECTED_VERSION=${VERSION})
 run(${CMAKE_COMMAND} --build ${WORKDIR}/consumer)
 file(MAKE_DIRECTORY ${WORKDIR}/consumer/out)
 run(${MPIEXEC} -n 2 ${preflags} ${WORKDIR}/consumer/consumer_f ${mw}/namelist.input ${WORKDIR}/consumer/out)

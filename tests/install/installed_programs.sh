@@ -6,10 +6,11 @@
 # writes and verifies files (every value, netCDF-C), nwpio-check validates them, nwpio-bench
 # runs a small frame and verifies it.
 # The demo writes io_form 11 where the build has PnetCDF, io_form 2 where it has not; the
-# launcher flags are the build's MPIEXEC_PREFLAGS (--oversubscribe under Open MPI only).
-#   installed_programs.sh CMAKE BUILD_DIR WORKDIR MPIEXEC [with-bench: 0|1] [io-form] [launcher flags]
+# launcher flags are the build's MPIEXEC_PREFLAGS (--oversubscribe under Open MPI only). Every
+# installed program, nwpio-wrf included, answers --version with the build's VERSION.
+#   installed_programs.sh CMAKE BUILD_DIR WORKDIR MPIEXEC [with-bench: 0|1] [io-form] [launcher flags] [VERSION]
 set -euo pipefail
-cmake=$1 build=$2 work=$3 mpiexec=$4 with_bench=${5:-1} io_form=${6:-11}
+cmake=$1 build=$2 work=$3 mpiexec=$4 with_bench=${5:-1} io_form=${6:-11} version=${8:-}
 read -r -a preflags <<<"${7:-}"
 rm -rf "$work" && mkdir -p "$work"
 prefix=$work/prefix
@@ -29,12 +30,20 @@ for p in "${programs[@]}"; do
   "${clean_env[@]}" "$p" --help >"$work/$p.help" 2>&1 || { cat "$work/$p.help"; echo "FAIL: $p --help"; exit 1; }
   echo "$p: RUNPATH $runpath, --help runs"
 done
+if [[ -n $version ]]; then
+  for p in "${programs[@]}" nwpio-compare nwpio-wrf; do
+    [[ -x $prefix/bin/$p ]] || continue  # (nwpio-wrf: only with the WRF package)
+    got=$("${clean_env[@]}" "$p" --version 2>&1) || true
+    [[ $got == "$p $version" ]] || { echo "FAIL: installed $p --version says '$got', expected '$p $version'"; exit 1; }
+  done
+  echo "installed programs: --version says $version"
+fi
 # The installed headers are the API a model needs: no synthetic-model table (the demo models'
 # table stays in the source tree, model/), the demo models' helpers under nwpio_model/.
 if grep -rlE "history_schema|kHistoryVariableCount" "$prefix/include" >"$work/table.txt"; then
   cat "$work/table.txt"; echo "FAIL: the installed headers hold the synthetic wrfout table"; exit 1
 fi
-for h in nwpio/nwpio.hpp nwpio/nwpio.h nwpio_model/model_settings.hpp nwpio_model/nwpio_model.h; do
+for h in nwpio/nwpio.hpp nwpio/nwpio.h nwpio/version.h nwpio_model/model_settings.hpp nwpio_model/nwpio_model.h; do
   [[ -f $prefix/include/$h ]] || { echo "FAIL: $h not installed under $prefix/include"; exit 1; }
 done
 # The libraries come from the prefix, not from the build tree.

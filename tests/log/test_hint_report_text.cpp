@@ -9,6 +9,7 @@
 
 #include "hints/hints_report.hpp"
 #include "nwpio/error.hpp"
+#include "nwpio/version.h"
 
 using namespace nwpio::detail;
 using namespace nwpio::detail::hints;
@@ -83,6 +84,11 @@ TEST(HintReportText, FullTableHasOneRowPerSetting) {
   const auto j = nlohmann::json::parse(r.json);
   EXPECT_EQ(lines(r.full), 1 + j["settings"].size()) << r.full;
   EXPECT_EQ(r.full.find(".nwpio-tmp"), std::string::npos) << r.full;
+  // Its first line names the nwpio that wrote it; the one-line summary does not.
+  const std::string first = r.full.substr(0, r.full.find('\n'));
+  const std::string named = std::string(" -- nwpio ") + NWPIO_VERSION_STRING;
+  EXPECT_EQ(first.size() >= named.size() ? first.substr(first.size() - named.size()) : first, named) << first;
+  EXPECT_EQ(r.summary.find(" -- nwpio "), std::string::npos) << r.summary;
 }
 
 TEST(HintReportText, SerialNetcdfNamesNoMpiIoLayer) {

@@ -6,10 +6,13 @@
 #include <netcdf.h>
 
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "api/stream_context.hpp"
 #include "core/test_hooks.hpp"
+#include "nwpio/version.h"
 #include "nwpio/writer.hpp"
 #include "nwpio/wrf_date.hpp"
 #include "mpi_support.hpp"
@@ -121,6 +124,11 @@ TEST_P(WriterRoundTrip, EveryValueReadsBack) {
   MPI_Barrier(comm);
   if (rank_of(comm) != 0) return;
   EXPECT_TRUE(std::filesystem::exists(options.stats_json));
+  // The statistics name the nwpio that wrote them, first (nwpio/version.h, from CMake's project()).
+  const auto stats = nlohmann::ordered_json::parse(std::ifstream(options.stats_json), nullptr, false);
+  ASSERT_TRUE(stats.is_object() && !stats.empty()) << options.stats_json << " is not a JSON object";
+  EXPECT_EQ(stats.begin().key(), "nwpio_version");
+  EXPECT_EQ(stats.value("nwpio_version", ""), NWPIO_VERSION_STRING);
   if (mode.io_form == IoForm::Null) {
     for (const ExpectedFile& f : files) EXPECT_FALSE(std::filesystem::exists(f.path)) << "io_form 0 wrote " << f.path;
     return;

@@ -16,10 +16,12 @@
 
 #include "bp_to_netcdf.hpp"
 #include "values_by_name.hpp"
+#include "version_flag.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"nwpio-bp2nc: convert WRF's ADIOS2 (io_form 14) history files to netCDF, and check them"};
   app.require_subcommand(1);
+  nwpio::tools::add_version_flag(app, "nwpio-bp2nc");
   std::string in, out, like, ref, file;
   std::vector<std::string> ignore;
   auto* convert = app.add_subcommand("convert", "BP file (directory) -> netCDF file (CDF-2)");

@@ -13,6 +13,7 @@
 
 #include "argument_check.hpp"
 #include "plan_run.hpp"
+#include "version_flag.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"nwpio-check: validate nwpio / WRF history files and spot leftovers of interrupted runs"};
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"wrf", "api"}));
   app.add_option("--json", plan.json, "--plan: write the plan as JSON to this file too");
   app.add_option("--scratch", plan.scratch_dir, "--plan: where the header is laid out once (default $TMPDIR or /tmp)");
+  nwpio::tools::add_version_flag(app, "nwpio-check");
   try {
     app.parse(argc, argv);
     if (plan_opt->count() > 0 && (ranks->count() == 0 || per_node->count() == 0)) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "file_compare.hpp"
+#include "version_flag.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"nwpio-compare: compare two netCDF files value by value and attribute by attribute"};
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   app.add_option("--ignore-global", ignore_global, "global attribute whose value may differ (repeatable)");
   app.add_option("--ignore-values", ignore_variables, "variable whose values may differ (repeatable)");
   app.add_option("--max-differences", options.max_differences, "difference lines shown (default 20)");
+  nwpio::tools::add_version_flag(app, "nwpio-compare");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -10,6 +10,7 @@
 
 #include "nwpio/error.hpp"
 #include "nwpio_model/model_settings.hpp"
+#include "version_flag.hpp"
 
 namespace nwpio::demo {
 
@@ -95,10 +96,11 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
                "print every rank's peak resident memory (VmHWM) before the stream and after the last frame, and the "
                "model's arrays: the rest is what writing the history held");
   app.add_option("--halo", a.halo, "halo width of the model's arrays")->check(CLI::Range(0, 64))->default_str("3");
+  tools::add_version_flag(app, "nwpio-demo");
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     std::ostringstream null_stream;
     return {std::nullopt, rank == 0 ? app.exit(e) : app.exit(e, null_stream, null_stream)};
   } catch (const CLI::ParseError& e) {
