@@ -15,6 +15,17 @@
 #   MPICH). Tests that launch from a script get the same flags from the environment variable
 #   MPIEXEC_PREFLAGS (NWPIO_MPIEXEC_ENV below) or from -DMPIEXEC_PREFLAGS=...
 set(NWPIO_TEST_SUPPORT_DIR ${CMAKE_CURRENT_LIST_DIR}/../tests/support)
+
+# Under Open MPI the tests launch through tests/support/mpiexec_own_session.sh (see there: a
+# session folder per launch, so that concurrent tests never race on a shared one). This
+# MPIEXEC_EXECUTABLE shadows the cached one in the test folders only; the install, the job
+# scripts and the summary keep the real launcher.
+if(NWPIO_MPI_VENDOR STREQUAL "Open MPI" AND MPIEXEC_EXECUTABLE)
+  set(NWPIO_REAL_MPIEXEC ${MPIEXEC_EXECUTABLE})
+  configure_file(${NWPIO_TEST_SUPPORT_DIR}/mpiexec_own_session.sh.in ${CMAKE_BINARY_DIR}/tests/mpiexec @ONLY
+                 FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  set(MPIEXEC_EXECUTABLE ${CMAKE_BINARY_DIR}/tests/mpiexec)
+endif()
 set(NWPIO_MPIEXEC_ENV "MPIEXEC_PREFLAGS=${MPIEXEC_PREFLAGS}")
 
 # MPICH's ranks busy-poll without yielding the core (Open MPI yields when oversubscribed), so
