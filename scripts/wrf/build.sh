@@ -42,7 +42,19 @@ nwpio_wrf_prefixes() {
 nwpio_wrf_key() {
   local hash
   hash=$(sha256sum "$NWPIO_WRF_TARBALL" | cut -c1-12)
-  echo "wrf-$hash${NWPIO_WRF_FCOPTIM//[^A-Za-z0-9]/}${NWPIO_WRF_ADIOS2:+-$(basename "$(dirname "$NWPIO_WRF_ADIOS2")")}"
+  echo "wrf-$hash${NWPIO_WRF_FCOPTIM//[^A-Za-z0-9]/}${NWPIO_WRF_ADIOS2:+-$(basename "$(dirname "$NWPIO_WRF_ADIOS2")")-c256}"
+}
+
+# WRF 4.7.1's io_form 14 package declares the Blosc compressor's name `character*32 :: compressor`
+# in ext_adios2_open_for_write_begin and fills it with nl_get_adios2_blosc_compressor, whose
+# argument is character*256: the copy writes 224 blanks past the variable on the stack, and with
+# adios2_compression_enable = .true. (the package's default) wrf.exe dies with SIGSEGV at its
+# first history file (gfortran 12, -O0; the backtrace is all 0x2020202020202020). The ADIOS2
+# flavour widens that one declaration to the getter's length (cache key suffix -c256).
+nwpio_wrf_fix_adios2_compressor() {
+  local f=$1/external/io_adios2/wrf_io.F90
+  grep -q '^  character\*32 *:: compressor$' "$f" || { nwpio_log "WRF: $f: the compressor declaration to widen is not there"; return 1; }
+  sed -i 's/^  character\*32\( *\):: compressor$/  character*256\1:: compressor/' "$f"
 }
 
 # Configures and compiles em_quarter_ss in $1 (an unpacked WRF-4.7.1). Output goes to $1/../*.log.
@@ -53,7 +65,7 @@ nwpio_wrf_compile_tree() {
     cd "$tree" &&
       export NETCDF=$logdir/prefix/netcdf PNETCDF=$logdir/prefix/pnetcdf &&
       unset PNETCDF_QUILT ADIOS2 &&
-      { [[ -z ${NWPIO_WRF_ADIOS2:-} ]] || export ADIOS2=$NWPIO_WRF_ADIOS2; } &&
+      { [[ -z ${NWPIO_WRF_ADIOS2:-} ]] || { export ADIOS2=$NWPIO_WRF_ADIOS2 && nwpio_wrf_fix_adios2_compressor "$tree"; }; } &&
       printf '34\n1\n' | ./configure >"$logdir/configure.log" 2>&1 &&
       sed -i "s|^FCOPTIM\([[:space:]]*\)=.*|FCOPTIM\1=       $NWPIO_WRF_FCOPTIM|" configure.wrf &&
       # ADIOS2's libraries are shared and live in the cache: wrf.exe finds them by its rpath.

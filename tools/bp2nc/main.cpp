@@ -51,7 +51,9 @@ int main(int argc, char** argv) {
     const auto r = nwpio::bp2nc::compare_by_name(ref, file, std::set<std::string>(ignore.begin(), ignore.end()));
     if (r.count == 0) {
       std::cout << "nwpio-bp2nc: " << file << " holds " << ref << "'s data: " << r.variables << " variables, "
-                << r.values << " values, " << r.attributes << " attributes equal" << std::endl;
+                << r.values << " values, " << r.attributes << " attributes equal";
+      if (r.padding_only) std::cout << " (" << r.padding_only << " text attributes only without blank padding)";
+      std::cout << std::endl;
       return 0;
     }
     std::cout << "nwpio-bp2nc: " << file << " DIFFERS from " << ref << " (" << r.count << " differences)" << std::endl;

@@ -3,7 +3,9 @@
 // package does), and then compared as nwpio-compare does: type, dimension names and lengths,
 // every value of every record bit for bit, and every attribute of the reference (name, type,
 // value) on the same variable. Extra variables or attributes in the converted file, and
-// attributes whose values may differ (ignore), count as differences only when not ignored.
+// attributes whose values may differ (ignore), count as differences only when not ignored. Text
+// attributes that differ only in leading or trailing blanks and NULs (ADIOS2 keeps strings
+// trimmed, WRF pads them) are equal, and counted apart.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@ struct ValuesResult {
   std::vector<std::string> differences;  // the first max_shown
   std::size_t count = 0;
   std::size_t variables = 0, attributes = 0;
+  std::size_t padding_only = 0;  // text attributes equal only without their padding
   std::int64_t values = 0;
 };
 
