@@ -9,7 +9,8 @@
 namespace nwpio::check {
 
 std::int64_t rank_memory_bytes(const RankStaging& s, const MemoryRules& rules) {
-  std::int64_t bytes = rules.fixed_bytes;                       // MPI-IO and the libraries, once
+  // MPI-IO and the libraries, once; a rank that opens no file only the MPI library's buffers.
+  std::int64_t bytes = rules.every_rank_opens || s.writer ? rules.fixed_bytes : rules.fixed_bytes_no_file;
   bytes += s.send_first + s.recv_first;                         // the first-frame plan's exchange buffers
   if (rules.later_frames) bytes += s.send_later + s.recv_later;  // and the later frames' plan's
   if (s.writer) bytes += s.slab * rules.slabs_in_flight;        // the slab(s) it writes from
@@ -150,6 +151,7 @@ StreamMemory stream_memory(const DomainInputs& d, const StreamSizes& sizes, cons
   const int aggregators = hints.aggregators > 0 ? hints.aggregators : 1;
   for (int r = 0; r < std::min(size, aggregators); ++r) m.ranks[static_cast<std::size_t>(r)].aggregator = true;
   m.rules.later_frames = o.frames_per_file > 1;
+  m.rules.every_rank_opens = traits.parallel;
   m.rules.front_end_copies = front_end_copies;
   m.rules.collective_buffering = hints.collective_write && traits.uses_mpiio && romio;
   m.rules.cb_buffer_size = hints.cb_buffer_size > 0 ? hints.cb_buffer_size : std::int64_t{16} << 20;  // ROMIO's default
