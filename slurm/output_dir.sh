@@ -7,7 +7,7 @@
 #                             [tmpfs]), and HINTS_PROFILE unless set ("default").
 #   nwpio_stripe_output_dir   on Lustre, `lfs setstripe` of OUTPUT_DIR from the profile's concrete
 #                             stripe_count / stripe_size (new files inherit it).
-# Needs NWPIO_ROOT (configs/hints/ below it).
+# Needs NWPIO_DATA (configs/hints/ below it: the source tree, or <prefix>/share/nwpio).
 
 nwpio_fstype() {
   local probe=$1
@@ -22,13 +22,13 @@ nwpio_choose_hints() {
   fstype=$(nwpio_fstype "$1")
   if [[ -z ${HINTS_FILE:-} ]]; then
     case $fstype in
-      lustre) HINTS_FILE=$NWPIO_ROOT/configs/hints/lustre.toml ;;
-      gpfs) HINTS_FILE=$NWPIO_ROOT/configs/hints/gpfs.toml ;;
+      lustre) HINTS_FILE=$NWPIO_DATA/configs/hints/lustre.toml ;;
+      gpfs) HINTS_FILE=$NWPIO_DATA/configs/hints/gpfs.toml ;;
       tmpfs)
-        HINTS_FILE=$NWPIO_ROOT/configs/hints/local.toml
+        HINTS_FILE=$NWPIO_DATA/configs/hints/local.toml
         HINTS_PROFILE=${HINTS_PROFILE:-tmpfs}
         ;;
-      *) HINTS_FILE=$NWPIO_ROOT/configs/hints/local.toml ;;
+      *) HINTS_FILE=$NWPIO_DATA/configs/hints/local.toml ;;
     esac
     HINTS_CHOSEN_BY="the output directory's file system ($fstype)"
   else
