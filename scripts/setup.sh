@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Shared set-up for scripts/demo.sh and scripts/test.sh (sourced, not run):
-#   nwpio_install_packages [extra packages...]  installs missing Debian packages (as root)
+#   nwpio_install_packages [extra packages...]  installs missing Debian packages (as root): the
+#                                               build's and the extra ones
+#   nwpio_install_only PACKAGES...              the same for these packages alone
 #   nwpio_build [build dir] [cmake args...]     configures (Release, warnings on) and builds
 #                                               (only $NWPIO_BUILD_TARGET when that is set);
 #                                               C and C++ through ccache when it is installed
@@ -23,8 +25,10 @@ NWPIO_BUILD_PACKAGES=(cmake make g++ gfortran pkg-config ccache
 
 nwpio_log() { echo "[nwpio] $*" >&2; }
 
-nwpio_install_packages() {
-  local wanted=("${NWPIO_BUILD_PACKAGES[@]}" "$@") missing=() p
+nwpio_install_packages() { nwpio_install_only "${NWPIO_BUILD_PACKAGES[@]}" "$@"; }
+
+nwpio_install_only() {
+  local wanted=("$@") missing=() p
   for p in "${wanted[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
   done
