@@ -17,9 +17,8 @@ if [[ ! -x $writer || ! -x $check ]]; then
   nwpio_build "$build"
 fi
 # 3 ranks on fewer cores: Open MPI needs to be told (ctest passes the same flag).
-# (The version is read whole first: grep -q would end the pipe early, and under pipefail
-# mpiexec's SIGPIPE would make the test false.)
-if [[ -z ${MPIEXEC_PREFLAGS:-} && $(mpiexec --version 2>&1) == *"Open MPI"* ]]; then
+# (Open MPI 4's mpiexec names itself "mpiexec (OpenRTE) 4.1.4"; 5 says "Open MPI".)
+if [[ -z ${MPIEXEC_PREFLAGS:-} && $(mpiexec --version 2>&1) =~ OpenRTE|Open\ MPI ]]; then
   export MPIEXEC_PREFLAGS=--oversubscribe
 fi
 exec bash "$NWPIO_ROOT/tests/reliability/random_kills.sh" "$writer" "$check" "$(command -v ncvalidator)" \
