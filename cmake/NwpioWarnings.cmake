@@ -21,7 +21,10 @@ endfunction()
 # hits across clones. A debugger finds the sources from the checkout's root.
 add_compile_options(-fdebug-prefix-map=${PROJECT_SOURCE_DIR}=.)
 
+# A sanitizer report needs frame pointers and line tables; a build type with debug information of
+# its own (Debug, RelWithDebInfo) keeps it as it is, so the choice of -g level stays the caller's.
 if(NWPIO_SANITIZE)
-  add_compile_options(-fsanitize=${NWPIO_SANITIZE} -fno-omit-frame-pointer -g)
+  add_compile_options(-fsanitize=${NWPIO_SANITIZE} -fno-omit-frame-pointer
+    $<$<NOT:$<CONFIG:Debug,RelWithDebInfo>>:-g1>)
   add_link_options(-fsanitize=${NWPIO_SANITIZE})
 endif()

@@ -121,14 +121,26 @@ if nwpio_wrf_run "$one2" 2 && nwpio_wrf_run "$one11" 2; then
   done
   # ioclose returned before each file was committed; ioexit waited for all of them, and the
   # run's statistics list every file with the seconds from its frame's end to its final name.
-  stats=$(python3 - "$one11/nwpio_stats.json" "$n" <<'PY'
-import json, sys
-frames = json.load(open(sys.argv[1]))["frames"]
+  # Each file's hint record sizes the file it was opened for (one frame: what stripe_count =
+  # auto decides from), within 10% of the file written.
+  stats=$(python3 - "$one11/nwpio_stats.json" "$n" "$one11" <<'PY'
+import json, os, sys
+run = json.load(open(sys.argv[1]))
+frames = run["frames"]
 files = {f["file"] for f in frames}
 after = [f["committed"]["after_seconds"] for f in frames if "committed" in f]
 ok = len(frames) == int(sys.argv[2]) and len(files) == len(frames) and len(after) == len(frames)
-print(("OK " if ok else "BAD ") + "%d frames in %d files, %d with a commit time (max %.3f s)" %
-      (len(frames), len(files), len(after), max(after) if after else -1))
+sized = []
+for key, rec in run.items():
+    if key.startswith("hints:") and isinstance(rec, dict):
+        path = os.path.join(sys.argv[3], os.path.basename(rec["file"]))
+        real = os.path.getsize(path)
+        sized.append(rec["expected_file_bytes"] / real)
+ok = ok and len(sized) == len(frames) and all(0.9 <= r <= 1.1 for r in sized)
+print(("OK " if ok else "BAD ") + "%d frames in %d files, %d with a commit time (max %.3f s), "
+      "%d hint records sizing their file at %s of it" %
+      (len(frames), len(files), len(after), max(after) if after else -1, len(sized),
+       "-".join("%.3fx" % r for r in (min(sized), max(sized))) if sized else "?"))
 PY
   )
   if [[ $n -ge 3 && -z $bad && $stats == OK* && -z $(find "$one11" -name '*.nwpio-tmp') ]]; then

@@ -1,8 +1,10 @@
 // C API (L4): a history stream's life cycle, from open to close, as a thin translation onto
 // StreamBuilder and Writer. Each entry point runs its body in capi::guard, which turns every
 // exception into a status code and keeps the full message.
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include "capi/capi_error.hpp"
 #include "capi/capi_servers.hpp"
@@ -210,6 +212,11 @@ int nwpio_report_error(nwpio_stream* stream, int status, const char* message) {
 void nwpio_abort(const nwpio_stream* stream, int code) {
   std::fprintf(stderr, "nwpio: %s\n", nwpio_last_error());
   std::fflush(stderr);
+  std::fflush(stdout);
+  // The launcher forwards each rank's output asynchronously, and an abort kills the forwarders
+  // (MPICH's Hydra drops what it has not yet passed on): without a pause the run can end with
+  // the one message that says why it ended lost. A second is nothing on a fatal path.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
   MPI_Comm comm = stream != nullptr && stream->user_comm != MPI_COMM_NULL ? stream->user_comm : MPI_COMM_WORLD;
   MPI_Abort(comm, code != 0 ? code : 1);
 }
