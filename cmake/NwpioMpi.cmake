@@ -61,6 +61,17 @@ if(NOT MPI_FOUND)
   return()
 endif()
 
+# The Fortran wrapper's flags are Fortran's only: Debian's MPICH mpif90 passes
+# -fallow-argument-mismatch and -fallow-invalid-boz, which FindMPI hands to every language, and
+# each C++ file of a mixed target (the WRF package) would warn about them.
+if(TARGET MPI::MPI_Fortran)
+  get_target_property(nwpio_mpi_fortran_options MPI::MPI_Fortran INTERFACE_COMPILE_OPTIONS)
+  if(nwpio_mpi_fortran_options)
+    list(TRANSFORM nwpio_mpi_fortran_options REPLACE "^(.+)$" "$<$<COMPILE_LANGUAGE:Fortran>:\\1>")
+    set_property(TARGET MPI::MPI_Fortran PROPERTY INTERFACE_COMPILE_OPTIONS "${nwpio_mpi_fortran_options}")
+  endif()
+endif()
+
 string(REGEX MATCH "^[^\n]*" nwpio_mpi_library "${MPI_C_LIBRARY_VERSION_STRING}")
 if(MPI_C_LIBRARY_VERSION_STRING MATCHES "Open MPI")
   set(NWPIO_MPI_VENDOR "Open MPI")
