@@ -19,7 +19,7 @@
 #   stage 5: libFuzzer runs of the namelist, iofields, hints and WRF-call readers (clang), two at
 #            a time
 #   stage 6: MPICH: PnetCDF built for MPICH (once per machine, scripts/build-pnetcdf-mpich.sh),
-#            nwpio built against both (build-mpich/); the unit tests and each MPI test once under
+#            nwpio built against both (build-mpich/, no bench); the unit tests and each MPI test once under
 #            mpiexec.mpich (what differs is the MPI library, ROMIO and the launcher, not the
 #            decomposition), then the Slurm job scripts with srun --mpi=pmi2
 #   stage 7: the real WRF model writing through nwpio (scripts/wrf-check.sh; WRF is built once per
@@ -108,10 +108,12 @@ CC=clang CXX=clang++ NWPIO_BUILD_TARGET=nwpio_fuzz nwpio_build "$NWPIO_ROOT/buil
 stage "test: short fuzz runs (${NWPIO_FUZZ_SECONDS:-20} s each, $jobs at a time)"
 run_ctest "$NWPIO_ROOT/build-fuzz" -j "$jobs" -L fuzz
 
-stage "build: MPICH (PnetCDF for MPICH, cached per machine; nwpio with -DNWPIO_MPI=mpich)"
+stage "build: MPICH (PnetCDF for MPICH, cached per machine; nwpio with -DNWPIO_MPI=mpich, no bench)"
 nwpio_pnetcdf_mpich
 mkdir -p "$NWPIO_ROOT/build-mpich"
-nwpio_build "$NWPIO_ROOT/build-mpich" -DNWPIO_MPI=mpich -DCMAKE_PREFIX_PATH="$NWPIO_PNETCDF_MPICH_PREFIX"
+# (no nwpio-bench: it measures, and what it writes goes through the library the MPI tests check)
+nwpio_build "$NWPIO_ROOT/build-mpich" -DNWPIO_MPI=mpich -DCMAKE_PREFIX_PATH="$NWPIO_PNETCDF_MPICH_PREFIX" \
+  -DNWPIO_BUILD_BENCH=OFF
 stage "test: MPICH (mpiexec.mpich; unit tests, each MPI test once)"
 selected=$(once "$NWPIO_ROOT/build-mpich" slurm)
 run_ctest "$NWPIO_ROOT/build-mpich" -j "$jobs" -R "$selected"
