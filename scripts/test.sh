@@ -19,9 +19,9 @@
 #   stage 5: libFuzzer runs of the namelist, iofields, hints and WRF-call readers (clang), two at
 #            a time
 #   stage 6: MPICH: PnetCDF built for MPICH (once per machine, scripts/build-pnetcdf-mpich.sh),
-#            nwpio built against both (build-mpich/, no bench); the unit tests and each MPI test once under
-#            mpiexec.mpich (what differs is the MPI library, ROMIO and the launcher, not the
-#            decomposition), then the Slurm job scripts with srun --mpi=pmi2
+#            nwpio built against both (build-mpich/, no bench); the unit tests and each MPI test
+#            once under mpiexec.mpich (what differs is the MPI library, ROMIO and the launcher,
+#            not the decomposition), then the Slurm job scripts with srun --mpi=pmi2
 #   stage 7: the real WRF model writing through nwpio (scripts/wrf-check.sh; WRF is built once per
 #            machine into /var/cache/nwpio, so only the first run on a machine pays for it)
 #   stage 8: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules,

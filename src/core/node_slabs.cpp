@@ -105,8 +105,8 @@ void NodeSlabs::reserve(std::int64_t bytes) {
 // The writer's own segment, its pages allocated now in one call (MADV_POPULATE_WRITE, Linux
 // 5.14) instead of one page fault per 4 KiB page at the first pack: on the VMs measured, filling
 // a fresh 64 MB /dev/shm mapping took 0.26 s page by page, 0.02 s to populate + 0.10 s to fill
-// after it (CHANGELOG.md, "slab pages populated at allocation"). Only an optimisation: a kernel without it (EINVAL)
-// or any other refusal leaves the pages to be faulted in on first use, as before.
+// after it (CHANGELOG.md, "slab pages populated at allocation"). Only an optimisation: a kernel
+// without it (EINVAL) or any other refusal leaves the pages to be faulted in on first use, as before.
 void NodeSlabs::populate(std::byte* segment, std::int64_t bytes) noexcept {
   if (segment == nullptr || bytes <= 0) return;
   const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
