@@ -5,7 +5,8 @@
 #   nwpio_install_only PACKAGES...              the same for these packages alone
 #   nwpio_build [build dir] [cmake args...]     configures (Release, warnings on) and builds
 #                                               (only $NWPIO_BUILD_TARGET when that is set);
-#                                               C and C++ through ccache when it is installed
+#                                               C and C++ through ccache when it is installed;
+#                                               a new build folder gets Ninja when it is there
 # ccache keeps its cache outside the checkout: $CCACHE_DIR, default /var/cache/nwpio/ccache
 # (NWPIO_CCACHE=0 turns it off). CCACHE_BASEDIR = the checkout, so a clone in another folder
 # hits the same entries (debug information names the checkout ".": cmake/NwpioWarnings.cmake).
@@ -17,7 +18,7 @@ NWPIO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NWPIO_JOBS=${NWPIO_JOBS:-$(nproc)}
 
 # Packages needed to build and run nwpio (all from Debian 12).
-NWPIO_BUILD_PACKAGES=(cmake make g++ gfortran pkg-config ccache
+NWPIO_BUILD_PACKAGES=(cmake make ninja-build g++ gfortran pkg-config ccache
   openmpi-bin libopenmpi-dev libpnetcdf-dev pnetcdf-bin libnetcdf-dev netcdf-bin
   libnetcdf-mpi-dev libhdf5-openmpi-dev zlib1g-dev
   libgtest-dev libtoml11-dev libcli11-dev nlohmann-json3-dev libfmt-dev
@@ -55,19 +56,25 @@ nwpio_build() {
     mkdir -p "$CCACHE_DIR"
     launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   fi
-  nwpio_log "configuring $dir $*"
+  # Ninja for a new build folder: it compiles a target's sources while the libraries they link
+  # are still being linked, where make waits for each library; a folder configured before keeps
+  # the generator it has (CMake refuses to switch).
+  local generator=()
+  if [[ ! -f $dir/CMakeCache.txt ]] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
+  nwpio_log "configuring $dir ${generator[*]} $*"
   # The configure log lives inside the build folder (never beside it, in the checkout).
   mkdir -p "$dir"
-  cmake -S "$NWPIO_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >"$dir/configure.log" 2>&1 ||
+  cmake -S "$NWPIO_ROOT" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" >"$dir/configure.log" 2>&1 ||
     { cat "$dir/configure.log" >&2; return 1; }
   grep '^-- nwpio: ' "$dir/configure.log" >&2 || true  # which MPI and PnetCDF it found
   nwpio_log "building $dir with $NWPIO_JOBS jobs"
-  # progress lines are dropped; warnings and errors are shown; the status is cmake's
+  # progress lines (make's "[ 42%]", Ninja's "[12/345]") are dropped; warnings and errors are
+  # shown; the status is cmake's
   local target=()
   [[ -n ${NWPIO_BUILD_TARGET:-} ]] && target=(--target "$NWPIO_BUILD_TARGET")
   ((${#launcher[@]})) && : >"$dir/ccache-stats.log"
   CCACHE_STATSLOG=$dir/ccache-stats.log cmake --build "$dir" -j "$NWPIO_JOBS" "${target[@]}" 2>&1 |
-    { grep -vE '^\[ *[0-9]+%\]' || true; }
+    { grep -vE '^\[ *[0-9]+%\]|^\[[0-9]+/[0-9]+\] ' || true; }
   local status=${PIPESTATUS[0]}
   ((${#launcher[@]})) && nwpio_log "ccache ($CCACHE_DIR): $(nwpio_ccache_summary "$dir/ccache-stats.log")"
   return "$status"

@@ -19,9 +19,10 @@
 #   stage 5: libFuzzer runs of the namelist, iofields, hints and WRF-call readers (clang), two at
 #            a time
 #   stage 6: MPICH: PnetCDF built for MPICH (once per machine, scripts/build-pnetcdf-mpich.sh),
-#            nwpio built against both (build-mpich/, no bench); the unit tests and each MPI test
-#            once under mpiexec.mpich (what differs is the MPI library, ROMIO and the launcher,
-#            not the decomposition), then the Slurm job scripts with srun --mpi=pmi2
+#            nwpio built against both (build-mpich/, -O1, no bench); the unit tests and each
+#            MPI test once under mpiexec.mpich (what differs is the MPI library, ROMIO and the
+#            launcher, not the decomposition), at 2 ranks: MPICH's ranks busy-poll, and 3 of them
+#            on 2 cores wait for each other; then the Slurm job scripts with srun --mpi=pmi2
 #   stage 7: the real WRF model writing through nwpio (scripts/wrf-check.sh; WRF is built once per
 #            machine into /var/cache/nwpio, so only the first run on a machine pays for it)
 #   stage 8: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules,
@@ -61,8 +62,9 @@ nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang 
   cdo python3-xarray python3-netcdf4 lmod "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }
 # The ctest -R of the unit tests and each MPI test once in build tree $1 (see above), without the
-# tests whose labels match $2 (assigned first, so that a failure stops the script).
-once() { python3 "$NWPIO_ROOT/scripts/ctest_select.py" "$1" --exclude-labels "$2"; }
+# tests whose labels match $2 (assigned first, so that a failure stops the script); more
+# arguments go to ctest_select.py.
+once() { python3 "$NWPIO_ROOT/scripts/ctest_select.py" "$1" --exclude-labels "$2" "${@:3}"; }
 jobs=${NWPIO_CTEST_JOBS:-2}
 
 stage "build: default configuration (Release, PnetCDF)"
@@ -89,9 +91,11 @@ run_ctest "$NWPIO_ROOT/build-nopnetcdf" -j "$jobs" -R "$selected"
 
 stage "build: AddressSanitizer + UndefinedBehaviorSanitizer (no bench)"
 mkdir -p "$NWPIO_ROOT/build-asan"
-# -O1 -g1: what the sanitizers' own documentation advises, and line tables are all a report's
-# stack needs; it compiles in about 40% of the time of RelWithDebInfo's -O2 -g.
-asan_flags="-O1 -g1 -DNDEBUG"
+# -O0 -g1: at -O1 GCC's sanitizers (UBSan most) make a file compile 1.4 to 3.2 times as long as
+# at -O0, and the tests' time under the sanitizers goes to Open MPI's allocations and process
+# start, not to nwpio's own code (the suite took 306 s at -O0, 297 s at -O1); line tables are all
+# a report's stack needs.
+asan_flags="-O0 -g1 -DNDEBUG"
 nwpio_build "$NWPIO_ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNWPIO_SANITIZE=address,undefined \
   -DNWPIO_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$asan_flags" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$asan_flags" \
   "-DCMAKE_Fortran_FLAGS_RELWITHDEBINFO=$asan_flags"
@@ -108,14 +112,18 @@ CC=clang CXX=clang++ NWPIO_BUILD_TARGET=nwpio_fuzz nwpio_build "$NWPIO_ROOT/buil
 stage "test: short fuzz runs (${NWPIO_FUZZ_SECONDS:-20} s each, $jobs at a time)"
 run_ctest "$NWPIO_ROOT/build-fuzz" -j "$jobs" -L fuzz
 
-stage "build: MPICH (PnetCDF for MPICH, cached per machine; nwpio with -DNWPIO_MPI=mpich, no bench)"
+stage "build: MPICH (PnetCDF for MPICH, cached per machine; nwpio with -DNWPIO_MPI=mpich, -O1, no bench)"
 nwpio_pnetcdf_mpich
 mkdir -p "$NWPIO_ROOT/build-mpich"
 # (no nwpio-bench: it measures, and what it writes goes through the library the MPI tests check)
+# -O1 instead of Release's -O3 (about 70% of the compile time): this build tests MPICH, its ROMIO
+# and its launcher; the default build tests the code -O3 makes.
+mpich_flags="-O1 -DNDEBUG"
 nwpio_build "$NWPIO_ROOT/build-mpich" -DNWPIO_MPI=mpich -DCMAKE_PREFIX_PATH="$NWPIO_PNETCDF_MPICH_PREFIX" \
-  -DNWPIO_BUILD_BENCH=OFF
-stage "test: MPICH (mpiexec.mpich; unit tests, each MPI test once)"
-selected=$(once "$NWPIO_ROOT/build-mpich" slurm)
+  -DNWPIO_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS_RELEASE=$mpich_flags" "-DCMAKE_CXX_FLAGS_RELEASE=$mpich_flags" \
+  "-DCMAKE_Fortran_FLAGS_RELEASE=-O1"
+stage "test: MPICH (mpiexec.mpich; unit tests, each MPI test once, at 2 ranks)"
+selected=$(once "$NWPIO_ROOT/build-mpich" slurm --ranks 2)
 run_ctest "$NWPIO_ROOT/build-mpich" -j "$jobs" -R "$selected"
 stage "test: MPICH, job scripts on a local Slurm (mpiexec.mpich, srun --mpi=pmi2)"
 run_ctest "$NWPIO_ROOT/build-mpich" -L slurm

@@ -6,7 +6,10 @@
 #   nwpio_site_prepare DIR   DIR/openmpi/4.1.4     links to Debian's Open MPI (the MPI WRF is built with)
 #                            DIR/netcdf-c/4.9.0    links to Debian's serial netCDF-C (the one WRF links)
 #                            DIR/pnetcdf/1.12.3    PnetCDF 1.12.3 from ../shared/pnetcdf, built with
-#                                                  that Open MPI (rebuilt when its stamp differs)
+#                                                  that Open MPI (rebuilt when its stamp differs):
+#                                                  the C API (nwpio) and Fortran (WRF's own
+#                                                  io_form 11 package), no C++ interface, which
+#                                                  nothing on the site uses
 #                            DIR/modulefiles/{openmpi,netcdf-c,pnetcdf}/<version>.lua
 # Everything is world-readable; a user loads the modules and sees nothing else of them.
 
@@ -50,8 +53,8 @@ nwpio_site_pnetcdf() {
   sha=$(sha256sum "$tarball" | cut -c1-64)
   p=$site/pnetcdf/1.12.3
   mpi=$site/openmpi/4.1.4/bin
-  configure=(--prefix="$p" --enable-shared --disable-static MPICC="$mpi/mpicc" MPICXX="$mpi/mpicxx"
-    MPIF77="$mpi/mpif77" MPIF90="$mpi/mpif90" "CFLAGS=-O2" "CXXFLAGS=-O2"
+  configure=(--prefix="$p" --enable-shared --disable-static --disable-cxx MPICC="$mpi/mpicc"
+    MPIF77="$mpi/mpif77" MPIF90="$mpi/mpif90" "CFLAGS=-O2"
     "FFLAGS=-O2 -fallow-argument-mismatch" "FCFLAGS=-O2 -fallow-argument-mismatch")
   stamp_want=$(printf 'tarball sha256 %s\nconfigure %s\n%s\n' "$sha" "${configure[*]}" "$("$mpi/ompi_info" --version | awk 'NR == 1')")
   (
