@@ -56,9 +56,9 @@ nwpio_build() {
     mkdir -p "$CCACHE_DIR"
     launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   fi
-  # Ninja for a new build folder: it compiles a target's sources while the libraries they link
-  # are still being linked, where make waits for each library; a folder configured before keeps
-  # the generator it has (CMake refuses to switch).
+  # Ninja for a new build folder when it is installed: one dependency graph for the whole build
+  # instead of make's recursion through every target; a folder configured before keeps the
+  # generator it has (CMake refuses to switch).
   local generator=()
   if [[ ! -f $dir/CMakeCache.txt ]] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
   nwpio_log "configuring $dir ${generator[*]} $*"
