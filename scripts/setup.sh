@@ -7,6 +7,7 @@
 #                                               (only $NWPIO_BUILD_TARGET when that is set);
 #                                               C and C++ through ccache when it is installed;
 #                                               a new build folder gets Ninja when it is there
+#   ... | nwpio_drop_progress                   a build's output without its progress lines
 # ccache keeps its cache outside the checkout: $CCACHE_DIR, default /var/cache/nwpio/ccache
 # (NWPIO_CCACHE=0 turns it off). CCACHE_BASEDIR = the checkout, so a clone in another folder
 # hits the same entries (debug information names the checkout ".": cmake/NwpioWarnings.cmake).
@@ -68,17 +69,20 @@ nwpio_build() {
     { cat "$dir/configure.log" >&2; return 1; }
   grep '^-- nwpio: ' "$dir/configure.log" >&2 || true  # which MPI and PnetCDF it found
   nwpio_log "building $dir with $NWPIO_JOBS jobs"
-  # progress lines (make's "[ 42%]", Ninja's "[12/345]") are dropped; warnings and errors are
-  # shown; the status is cmake's
+  # warnings and errors are shown; the status is cmake's
   local target=()
   [[ -n ${NWPIO_BUILD_TARGET:-} ]] && target=(--target "$NWPIO_BUILD_TARGET")
   ((${#launcher[@]})) && : >"$dir/ccache-stats.log"
   CCACHE_STATSLOG=$dir/ccache-stats.log cmake --build "$dir" -j "$NWPIO_JOBS" "${target[@]}" 2>&1 |
-    { grep -vE '^\[ *[0-9]+%\]|^\[[0-9]+/[0-9]+\] ' || true; }
+    nwpio_drop_progress
   local status=${PIPESTATUS[0]}
   ((${#launcher[@]})) && nwpio_log "ccache ($CCACHE_DIR): $(nwpio_ccache_summary "$dir/ccache-stats.log")"
   return "$status"
 }
+
+# Drops the progress lines of a build's output (make's "[ 42%]", Ninja's "[12/345]"); warnings
+# and errors pass. Its own status is always 0: the build's is the caller's PIPESTATUS.
+nwpio_drop_progress() { grep -vE '^\[ *[0-9]+%\]|^\[[0-9]+/[0-9]+\] ' || true; }
 
 # "H hits, M misses in this build" from a ccache stats log, and the first files that missed.
 nwpio_ccache_summary() {

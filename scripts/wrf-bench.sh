@@ -71,7 +71,7 @@ fi
 mkdir -p "$NWPIO_BUILD_DIR"
 [[ -f $NWPIO_BUILD_DIR/CMakeCache.txt ]] ||
   cmake -S "$NWPIO_ROOT" -B "$NWPIO_BUILD_DIR" "${configure[@]}" >"$NWPIO_BUILD_DIR/configure.log" 2>&1
-cmake --build "$NWPIO_BUILD_DIR" -j "$NWPIO_JOBS" --target "${targets[@]}" 2>&1 | { grep -vE '^\[ *[0-9]+%\]|^\[[0-9]+/[0-9]+\] ' || true; }
+cmake --build "$NWPIO_BUILD_DIR" -j "$NWPIO_JOBS" --target "${targets[@]}" 2>&1 | nwpio_drop_progress
 nwpio_wrf_build
 rm -rf "$NWPIO_WRF_WORK"
 mkdir -p "$NWPIO_WRF_WORK/bin"

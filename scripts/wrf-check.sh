@@ -40,7 +40,7 @@ if [[ ! -f $NWPIO_BUILD_DIR/CMakeCache.txt ]]; then
   cmake -S "$NWPIO_ROOT" -B "$NWPIO_BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >"$NWPIO_BUILD_DIR/configure.log" 2>&1 ||
     { cat "$NWPIO_BUILD_DIR/configure.log" >&2; exit 1; }
 fi
-cmake --build "$NWPIO_BUILD_DIR" -j "$NWPIO_JOBS" --target wrfio_pnf nwpio-compare 2>&1 | { grep -vE '^\[ *[0-9]+%\]|^\[[0-9]+/[0-9]+\] ' || true; }
+cmake --build "$NWPIO_BUILD_DIR" -j "$NWPIO_JOBS" --target wrfio_pnf nwpio-compare 2>&1 | nwpio_drop_progress
 pkg=$NWPIO_BUILD_DIR/lib
 compare=$NWPIO_BUILD_DIR/bin/nwpio-compare
 nwpio_log "nwpio built ($((SECONDS - t0)) s)"
