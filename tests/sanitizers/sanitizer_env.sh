@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Source this before running ctest in the sanitizer build tree (tests/sanitizers/run_ctest.sh
-# does): the options every test process, and every MPI rank mpiexec starts (Open MPI hands the
-# environment on to its ranks), runs with.
+# does; the canary tests of tests/sanitizers/CMakeLists.txt source it themselves): the options
+# every test process, and every MPI rank mpiexec starts (Open MPI hands the environment on to its
+# ranks), runs with. They are written here only.
 #   halt_on_error=1      the first report ends the process with an error: a test cannot pass
 #                        with a report in its log
 #   print_stacktrace=1   UBSan prints where (ASan always does)
