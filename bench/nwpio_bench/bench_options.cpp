@@ -26,7 +26,9 @@ const std::vector<std::string>& extra_method_names() {
                                   // the least a deflate 2 + shuffle write costs (method_deflate_ceiling.cpp)
                                   "ceiling-io13",
                                   // WRF's ADIOS2 package, io_form 14 (method_adios2.cpp; builds with ADIOS2)
-                                  "adios2", "adios2-bp4", "adios2-bp4-blosc"};
+                                  "adios2", "adios2-bp4", "adios2-bp4-blosc",
+                                  // the rearranger's bytes between nodes, plain MPI (method_network.cpp)
+                                  "network"};
     // Single raw variants (`ceiling` / `netcdf-floor` run them all and report the fastest).
     for (const bool swap : {false, true}) {
       for (const auto& v : raw_method_names(swap)) n.push_back(v);

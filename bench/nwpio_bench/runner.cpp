@@ -28,6 +28,7 @@ std::unique_ptr<Method> make_wrf_style_method();
 std::unique_ptr<Method> make_reorder_method(bool datatype);
 std::unique_ptr<Method> make_wrf_netcdf_method(const std::string& name);
 std::unique_ptr<Method> make_deflate_ceiling_method();
+std::unique_ptr<Method> make_network_method();
 #ifdef NWPIO_HAVE_ADIOS2
 std::unique_ptr<Method> make_adios2_method(const std::string& name);
 #endif
@@ -44,6 +45,7 @@ std::unique_ptr<Method> make_method(const std::string& name) {
   if (name == "reorder-datatype") return make_reorder_method(true);
   if (auto m = make_wrf_netcdf_method(name)) return m;
   if (name == "ceiling-io13") return make_deflate_ceiling_method();
+  if (name == "network") return make_network_method();
 #ifdef NWPIO_HAVE_ADIOS2
   if (auto m = make_adios2_method(name)) return m;
 #else
