@@ -27,7 +27,7 @@
 #   SLURM_LOCAL_NODE_EXEC  a command that runs a command line on a node, called as rsh is
 #                          (`EXEC NODE slurmd -f CONF`): each slurmd starts on its node and takes
 #                          the node's host name as its NodeName. Unset: every slurmd starts here
-#                          with -N NAME (more than one needs a slurmd built for multiple slurmd)
+#                          with -N NAME (each has its own port and paths, so several can run)
 #   SLURM_LOCAL_TMPFS      TmpFS of the nodes (srun --mpi=pmix's spmix_appdir_*) [$D/tmp]
 #   SLURM_LOCAL_CTLD_PORT, SLURM_LOCAL_SLURMD_PORT  ports of slurmctld and of the first node's
 #                          slurmd; node i listens on SLURMD_PORT+i [the first free run of ports
