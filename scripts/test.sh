@@ -7,7 +7,8 @@
 # build runs every test at every rank count; the other configurations differ from it in their
 # compiler instrumentation, libraries or MPI, so they run the unit tests and each MPI test once,
 # at one uneven rank count (scripts/ctest_select.py picks it from the tests CMake registered).
-#   stage 1: default build (Release, PnetCDF): every test except the Slurm ones
+#   stage 1: default build (Release, PnetCDF): every test except the Slurm ones and the emulated
+#            cluster's (label cluster)
 #   stage 2: the job scripts on a throw-away local Slurm (ctest -L slurm)
 #   stage 3: a build without PnetCDF and with the serial netCDF-C (io_form 0 and 2 only: no 11, no
 #            13): what differs is the code compiled without PnetCDF and the serial library; the
@@ -57,9 +58,10 @@ stage "packages: install what is missing"
 # fuzzers and the sanitizer reports; cdo and Debian's xarray + netCDF4 read the files' dates as
 # users' tools do (tests/demo/dates_case.sh) and read the io_form 13 (parallel netCDF-4) files back;
 # MPICH and autotools for the MPICH stage; Lmod loads the modulefiles an install writes
-# (tests/install, the cluster stage).
+# (tests/install, the cluster stage); GlusterFS is the shared file system of the emulated cluster
+# (scripts/emulated-cluster.sh, ctest -L cluster).
 nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14 \
-  cdo python3-xarray python3-netcdf4 lmod "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
+  cdo python3-xarray python3-netcdf4 lmod glusterfs-server glusterfs-client "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }
 # The ctest -R of the unit tests and each MPI test once in build tree $1 (see above), without the
 # tests whose labels match $2 (assigned first, so that a failure stops the script); more
@@ -75,7 +77,7 @@ adios2_args=()
 if nwpio_adios2_cached; then adios2_args=(-DCMAKE_PREFIX_PATH="$NWPIO_ADIOS2_PREFIX"); fi
 nwpio_build "$NWPIO_ROOT/build" "${adios2_args[@]}"
 stage "test: default configuration"
-run_ctest "$NWPIO_ROOT/build" -j "$jobs" -LE slurm
+run_ctest "$NWPIO_ROOT/build" -j "$jobs" -LE 'slurm|cluster'
 
 stage "test: job scripts on a local Slurm (ctest -L slurm)"
 run_ctest "$NWPIO_ROOT/build" -L slurm
@@ -86,7 +88,7 @@ mkdir -p "$NWPIO_ROOT/build-nopnetcdf"
 nwpio_build "$NWPIO_ROOT/build-nopnetcdf" -DNWPIO_WITH_PNETCDF=OFF -DNWPIO_NETCDF=serial -DNWPIO_BUILD_BENCH=OFF \
   -DNWPIO_BUILD_FORTRAN=OFF
 stage "test: without PnetCDF (unit tests, each MPI test once)"
-selected=$(once "$NWPIO_ROOT/build-nopnetcdf" slurm)
+selected=$(once "$NWPIO_ROOT/build-nopnetcdf" 'slurm|cluster')
 run_ctest "$NWPIO_ROOT/build-nopnetcdf" -j "$jobs" -R "$selected"
 
 stage "build: AddressSanitizer + UndefinedBehaviorSanitizer (no bench)"
@@ -102,7 +104,7 @@ nwpio_build "$NWPIO_ROOT/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNWPIO_S
 stage "test: sanitizers: unit tests, fuzz corpora, each MPI test once (suppressions: tests/sanitizers/*.supp)"
 # Not the install label either: installing and building consumers is not about memory, and the
 # installed programs run the code the demo and MPI tests run here.
-selected=$(once "$NWPIO_ROOT/build-asan" 'slurm|fuzz|bench|install|not_sanitized')
+selected=$(once "$NWPIO_ROOT/build-asan" 'slurm|cluster|fuzz|bench|install|not_sanitized')
 "$NWPIO_ROOT/tests/sanitizers/run_ctest.sh" "$NWPIO_ROOT/build-asan" -j "$jobs" --timeout 900 -R "$selected"
 
 stage "build: fuzz targets (clang, libFuzzer + ASan + UBSan)"
@@ -123,7 +125,7 @@ nwpio_build "$NWPIO_ROOT/build-mpich" -DNWPIO_MPI=mpich -DCMAKE_PREFIX_PATH="$NW
   -DNWPIO_BUILD_BENCH=OFF "-DCMAKE_C_FLAGS_RELEASE=$mpich_flags" "-DCMAKE_CXX_FLAGS_RELEASE=$mpich_flags" \
   "-DCMAKE_Fortran_FLAGS_RELEASE=-O1"
 stage "test: MPICH (mpiexec.mpich; unit tests, each MPI test once, at 2 ranks)"
-selected=$(once "$NWPIO_ROOT/build-mpich" slurm --ranks 2)
+selected=$(once "$NWPIO_ROOT/build-mpich" 'slurm|cluster' --ranks 2)
 run_ctest "$NWPIO_ROOT/build-mpich" -j "$jobs" -R "$selected"
 stage "test: MPICH, job scripts on a local Slurm (mpiexec.mpich, srun --mpi=pmi2)"
 run_ctest "$NWPIO_ROOT/build-mpich" -L slurm

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# slurm-local.sh - a throw-away single-node Slurm cluster on this host, for trying the job
-# scripts in slurm/ and for the test suite (tests/slurm). Debian 12 packages, no systemd:
-# munged, slurmctld and slurmd are started directly, everything lives in one directory.
+# slurm-local.sh - a throw-away Slurm cluster on this host, for trying the job scripts in slurm/
+# and for the test suite (tests/slurm). Debian 12 packages, no systemd: munged, slurmctld and
+# slurmd are started directly, everything lives in one directory. One node (this host) unless
+# SLURM_LOCAL_NODES names more: scripts/emulated-cluster.sh gives each its own namespaces.
 #
 #   slurm/slurm-local.sh start       make $SLURM_LOCAL_DIR (a new mktemp dir when unset), write
 #                                    slurm.conf, start munged + slurmctld + slurmd, wait until
@@ -20,9 +21,17 @@
 #
 # Settings (environment):
 #   SLURM_LOCAL_DIR        cluster directory (config, state, spool, logs, munge key/socket)
-#   SLURM_LOCAL_CPUS       CPUs the node advertises [max(nproc,4)], so that the -n 4 jobs of
+#   SLURM_LOCAL_CPUS       CPUs each node advertises [max(nproc,4)], so that the -n 4 jobs of
 #                          the tests run on a 2-core machine (config_overrides)
-#   SLURM_LOCAL_CTLD_PORT, SLURM_LOCAL_SLURMD_PORT  [first free pair from 6817/6818 upwards]
+#   SLURM_LOCAL_NODES      the nodes, "NAME=ADDRESS ..." [this host's short name=127.0.0.1]
+#   SLURM_LOCAL_NODE_EXEC  a command that runs a command line on a node, called as rsh is
+#                          (`EXEC NODE slurmd -f CONF`): each slurmd starts on its node and takes
+#                          the node's host name as its NodeName. Unset: every slurmd starts here
+#                          with -N NAME (each has its own port and paths, so several can run)
+#   SLURM_LOCAL_TMPFS      TmpFS of the nodes (srun --mpi=pmix's spmix_appdir_*) [$D/tmp]
+#   SLURM_LOCAL_CTLD_PORT, SLURM_LOCAL_SLURMD_PORT  ports of slurmctld and of the first node's
+#                          slurmd; node i listens on SLURMD_PORT+i [the first free run of ports
+#                          from 6817 upwards]
 #   SLURM_LOCAL_PARTITION  partition name [debug]
 #   SLURM_LOCAL_START_TIMEOUT  seconds to wait for an idle node [60]
 #   SLURM_LOCAL_EXTRA_CONF extra slurm.conf lines
@@ -41,6 +50,18 @@ CONF=${D:+$D/etc/slurm.conf}
 SOCK=${D:+$D/munge/munge.socket}
 HOST=$(hostname -s)
 PART=${SLURM_LOCAL_PARTITION:-debug}
+# the nodes: NODE_NAMES[i] at NODE_ADDRS[i]; those of the slurm.conf that start wrote, for the
+# other commands
+_nodes=${SLURM_LOCAL_NODES:-$HOST=127.0.0.1}
+if [[ ${1:-} != start && -n $CONF && -f $CONF ]]; then
+  _nodes=$(sed -n 's/^NodeName=\([^ ]*\) NodeAddr=\([^ ]*\) .*/\1=\2/p' "$CONF" | tr '\n' ' ')
+fi
+NODE_NAMES=() NODE_ADDRS=()
+for _node in $_nodes; do
+  NODE_NAMES+=("${_node%%=*}")
+  NODE_ADDRS+=("${_node#*=}")
+done
+unset _node _nodes
 
 need_dir() {
   [[ -n $D ]] || { log "no cluster: set SLURM_LOCAL_DIR (or export the SLURM_CONF that 'start' printed)"; exit 2; }
@@ -119,25 +140,29 @@ listening_ports() {
   done | sort -u
 }
 
+# CTLD_PORT and SLURMD_PORT: slurmctld's port and the first node's; node i listens on
+# SLURMD_PORT+i (every slurmd listens on all of this host's addresses).
 pick_ports() {
-  local used p
+  local used p q free n=${#NODE_NAMES[@]}
   used=" $(listening_ports | tr '\n' ' ') "
   if [[ -n ${SLURM_LOCAL_CTLD_PORT:-} || -n ${SLURM_LOCAL_SLURMD_PORT:-} ]]; then
     CTLD_PORT=${SLURM_LOCAL_CTLD_PORT:-6817} SLURMD_PORT=${SLURM_LOCAL_SLURMD_PORT:-6818}
     return 0
   fi
-  for ((p = 6817; p < 6917; p += 2)); do
-    if [[ $used != *" $p "* && $used != *" $((p + 1)) "* ]]; then
+  for ((p = 6817; p < 6917; p += n + 1)); do
+    free=1
+    for ((q = p; q <= p + n; q++)); do [[ $used == *" $q "* ]] && free=0; done
+    if ((free)); then
       CTLD_PORT=$p SLURMD_PORT=$((p + 1))
       return 0
     fi
   done
-  log "no free port pair in 6817-6917"
+  log "no $((n + 1)) free ports in a row in 6817-6917"
   return 1
 }
 
 write_conf() {
-  local ncpu cpus mem overrides="" user
+  local ncpu cpus mem overrides="" user i
   ncpu=$(nproc)
   cpus=${SLURM_LOCAL_CPUS:-$((ncpu > 4 ? ncpu : 4))}
   # slurmd refuses a node that claims more CPUs than it has unless told to take the config
@@ -158,13 +183,14 @@ AuthType=auth/munge
 CredType=cred/munge
 AuthInfo=socket=${SOCK}
 StateSaveLocation=${D}/state
-SlurmdSpoolDir=${D}/spool
+# each node's own (%n: the node's name)
+SlurmdSpoolDir=${D}/spool/%n
 SlurmctldPidFile=${D}/run/slurmctld.pid
-SlurmdPidFile=${D}/run/slurmd.pid
+SlurmdPidFile=${D}/run/slurmd-%n.pid
 SlurmctldLogFile=${D}/log/slurmctld.log
-SlurmdLogFile=${D}/log/slurmd.log
-# srun --mpi=pmix makes its spmix_appdir_* here
-TmpFS=${D}/tmp
+SlurmdLogFile=${D}/log/slurmd-%n.log
+# srun --mpi=pmix makes its spmix_appdir_* here (a path as the node sees it: TmpFS takes no %n)
+TmpFS=${SLURM_LOCAL_TMPFS:-$D/tmp}
 # no cgroups (they would leave slurm_<node> directories behind), no accounting daemon;
 # jobcomp/filetxt keeps every job's final state and exit code for the tests
 ProctrackType=proctrack/linuxproc
@@ -191,9 +217,39 @@ SlurmctldDebug=info
 SlurmdDebug=info
 ${overrides}
 ${SLURM_LOCAL_EXTRA_CONF:-}
-NodeName=${HOST} NodeAddr=127.0.0.1 CPUs=${cpus} RealMemory=${mem} State=UNKNOWN
-PartitionName=${PART} Nodes=${HOST} Default=YES MaxTime=INFINITE State=UP
 EOF
+  for i in "${!NODE_NAMES[@]}"; do
+    echo "NodeName=${NODE_NAMES[i]} NodeAddr=${NODE_ADDRS[i]} Port=$((SLURMD_PORT + i)) CPUs=${cpus} RealMemory=${mem} State=UNKNOWN"
+  done >>"$CONF"
+  echo "PartitionName=${PART} Nodes=$(IFS=,; echo "${NODE_NAMES[*]}") Default=YES MaxTime=INFINITE State=UP" >>"$CONF"
+}
+
+# The pid files of the daemons: munged, slurmctld, the slurmd of every node.
+daemon_pid_files() {
+  local name
+  echo "$D/munge/munged.pid"
+  echo "$D/run/slurmctld.pid"
+  for name in "${NODE_NAMES[@]}"; do echo "$D/run/slurmd-$name.pid"; done
+}
+
+# Starts the slurmd of node $1: on that node (SLURM_LOCAL_NODE_EXEC), else here under its name.
+start_slurmd() {
+  if [[ -n ${SLURM_LOCAL_NODE_EXEC:-} ]]; then
+    $SLURM_LOCAL_NODE_EXEC "$1" slurmd -f "$CONF"
+  else
+    slurmd -f "$CONF" -N "$1"
+  fi
+}
+
+# The nodes that are not idle yet, as "name:state" ("name:unknown" while sinfo has no answer).
+nodes_not_idle() {
+  local out name line busy=()
+  out=$(timeout 10 sinfo -h -N -o '%N:%T' 2>/dev/null) || out=""
+  for name in "${NODE_NAMES[@]}"; do
+    line=$(grep -m1 "^$name:" <<<"$out" || echo "$name:unknown")
+    [[ $line == "$name:idle" ]] || busy+=("$line")
+  done
+  echo "${busy[*]}"
 }
 
 print_env() {
@@ -219,14 +275,18 @@ start() {
     D=$(mktemp -d "${TMPDIR:-/tmp}/nwpio-slurm.XXXXXX")
     CONF=$D/etc/slurm.conf SOCK=$D/munge/munge.socket created=1
   fi
-  if pid_ours "$D/run/slurmctld.pid" || pid_ours "$D/run/slurmd.pid" || pid_ours "$D/munge/munged.pid"; then
-    log "a cluster is already running in $D (stop it first)"
-    exit 1
-  fi
+  local pf
+  for pf in $(daemon_pid_files); do
+    if pid_ours "$pf"; then
+      log "a cluster is already running in $D (stop it first)"
+      exit 1
+    fi
+  done
   # a unix socket path is limited to 108 bytes
   ((${#SOCK} < 100)) || { log "directory path too long for the munge socket: $SOCK"; exit 1; }
   t0=$(date +%s%N)
-  mkdir -p "$D"/{etc,state,spool,log,run,munge,tmp}
+  mkdir -p "$D"/{etc,state,log,run,munge,tmp}
+  for c in "${NODE_NAMES[@]}"; do mkdir -p "$D/spool/$c"; done
   # munged wants the socket directory traversable by everyone (mktemp -d gives 0700) and the
   # key readable by its owner only
   chmod 755 "$D" "$D/munge"
@@ -247,29 +307,33 @@ start() {
   pick_ports || start_failed "no free ports"
   write_conf
   export SLURM_CONF=$CONF
-  log "starting slurmctld (port $CTLD_PORT) and slurmd (port $SLURMD_PORT) in $D"
+  log "starting slurmctld (port $CTLD_PORT) and ${#NODE_NAMES[@]} slurmd (ports from $SLURMD_PORT) in $D"
   slurmctld -f "$CONF" -i || start_failed "slurmctld: $(tail -5 "$D/log/slurmctld.log" 2>/dev/null)"
-  slurmd -f "$CONF" -N "$HOST" || start_failed "slurmd: $(tail -5 "$D/log/slurmd.log" 2>/dev/null)"
+  for c in "${NODE_NAMES[@]}"; do
+    start_slurmd "$c" || start_failed "slurmd of $c: $(tail -5 "$D/log/slurmd-$c.log" 2>/dev/null)"
+  done
   local timeout=${SLURM_LOCAL_START_TIMEOUT:-60}
-  local fatal
+  local fatal logs=("$D/log/slurmctld.log")
+  for c in "${NODE_NAMES[@]}"; do logs+=("$D/log/slurmd-$c.log"); done
   for ((i = 0; i < timeout * 5; i++)); do
     # daemons that die after forking (a port in use, a bad setting) say why only in their
     # logs; and sinfo against a dead controller blocks for its message timeout, so look first
-    fatal=$(grep -h 'fatal:' "$D/log/slurmctld.log" "$D/log/slurmd.log" 2>/dev/null | head -3 || true)
+    fatal=$(grep -H 'fatal:' "${logs[@]}" 2>/dev/null | head -3 || true)
     [[ -z $fatal ]] || start_failed "$fatal"
     if ((i >= 5)); then
-      pid_ours "$D/run/slurmctld.pid" || start_failed "slurmctld died: $(tail -3 "$D/log/slurmctld.log")"
-      pid_ours "$D/run/slurmd.pid" || start_failed "slurmd died: $(tail -3 "$D/log/slurmd.log")"
+      for pf in $(daemon_pid_files); do
+        pid_ours "$pf" || start_failed "$(basename "$pf" .pid) died: $(tail -3 "$D/log/$(basename "$pf" .pid).log")"
+      done
     fi
-    st=$(timeout 10 sinfo -h -N -n "$HOST" -o %T 2>/dev/null || true)
-    [[ $st == idle ]] && break
+    st=$(nodes_not_idle)
+    [[ -z $st ]] && break
     sleep 0.2
   done
-  if [[ $st != idle ]]; then
-    tail -n 15 "$D/log/slurmctld.log" "$D/log/slurmd.log" >&2 || true
-    start_failed "node is '$st' after ${timeout}s"
+  if [[ -n $st ]]; then
+    tail -n 15 "${logs[@]}" >&2 || true
+    start_failed "nodes not idle after ${timeout}s: $st"
   fi
-  log "cluster up in $((($(date +%s%N) - t0) / 1000000)) ms: node $HOST idle, $(grep -o 'CPUs=[0-9]*' "$CONF")"
+  log "cluster up in $((($(date +%s%N) - t0) / 1000000)) ms: ${#NODE_NAMES[@]} node(s) idle (${NODE_NAMES[*]}), $(grep -m1 -o 'CPUs=[0-9]*' "$CONF") each"
   if ((created)); then log "cluster directory $D (remove it after 'stop')"; fi
   print_env
 }
@@ -292,7 +356,8 @@ stop() {
       done
     fi
   fi
-  stop_daemons 15 "$D/run/slurmd.pid" "$D/run/slurmctld.pid"
+  # every slurmd pid file, also of nodes that a changed SLURM_LOCAL_NODES no longer names
+  stop_daemons 15 "$D"/run/slurmd-*.pid "$D/run/slurmctld.pid"
   left=$(cluster_pids | grep -vx "$(cat "$D/munge/munged.pid" 2>/dev/null || echo none)" | tr '\n' ' ' || true)
   if [[ -n ${left// /} ]]; then
     log "killing what is left of the jobs: $left"
@@ -325,8 +390,8 @@ status() {
   need_dir
   export SLURM_CONF=$CONF
   local pf
-  for pf in munge/munged run/slurmctld run/slurmd; do
-    if pid_ours "$D/$pf.pid"; then echo "${pf#*/}: running (pid $(<"$D/$pf.pid"))"; else echo "${pf#*/}: not running"; fi
+  for pf in $(daemon_pid_files); do
+    if pid_ours "$pf"; then echo "$(basename "$pf" .pid): running (pid $(<"$pf"))"; else echo "$(basename "$pf" .pid): not running"; fi
   done
   if pid_ours "$D/run/slurmctld.pid"; then sinfo -N -l; fi
 }

@@ -89,7 +89,7 @@ do_start() {
   echo "$dir" >"$STATE"
   if ! out=$(SLURM_LOCAL_DIR=$dir bash "$LOCAL" start 2>&1); then
     echo "$out"
-    for c in slurmctld slurmd munged; do [[ -f $dir/log/$c.log ]] && tail -n 20 "$dir/log/$c.log"; done
+    for c in "$dir"/log/{slurmctld,munged}.log "$dir"/log/slurmd-*.log; do [[ -f $c ]] && tail -n 20 "$c"; done
     fail "Slurm cannot start (see above)"
   fi
   echo "$out"
