@@ -24,14 +24,25 @@
 #   NWPIO_CLUSTER_SHARED         where every node and the host mount the volume [/mnt/nwpio-shared]
 #   NWPIO_CLUSTER_VOLUME         the volume's name [nwpio]
 #   NWPIO_CLUSTER_BRICKS         bricks of the distributed volume [2]
-#   NWPIO_CLUSTER_VOLUME_OPTIONS "key=value ..." set on the volume before it starts
-#   NWPIO_CLUSTER_MOUNT_OPTIONS  more options of every glusterfs mount ("entry-timeout=0,...")
+#   NWPIO_CLUSTER_VOLUME_OPTIONS "key=value ..." set on the volume before it starts [the
+#                                client-side caches off, see below; "" keeps GlusterFS's own]
+#   NWPIO_CLUSTER_MOUNT_OPTIONS  more options of every glusterfs mount [entry-timeout=0,
+#                                negative-timeout=0,attribute-timeout=0; "" keeps the defaults]
 #   NWPIO_CLUSTER_GLUSTER_PORT   glusterd's port [24007]; NWPIO_CLUSTER_BRICK_PORT the bricks'
 #                                first port [49152]
 #   NWPIO_CLUSTER_NODEFS_SIZE    size of each node's private tmpfs [512m]
 #   SLURM_LOCAL_CPUS, SLURM_LOCAL_PARTITION, ... reach slurm/slurm-local.sh, which runs Slurm
 # shellcheck source-path=SCRIPTDIR
 set -euo pipefail
+
+# The volume as coherent across nodes as Lustre and GPFS keep theirs (a name, its attributes and
+# its bytes are seen by every client as soon as another client's call has returned), the file
+# systems nwpio's users write to: GlusterFS's FUSE client caches names, attributes and pages
+# for about a second by default, as an NFS client does, and a file another node has just
+# created or renamed is then not there yet. Set both to "" to test with those caches.
+NWPIO_CLUSTER_MOUNT_OPTIONS=${NWPIO_CLUSTER_MOUNT_OPTIONS-entry-timeout=0,negative-timeout=0,attribute-timeout=0}
+NWPIO_CLUSTER_VOLUME_OPTIONS=${NWPIO_CLUSTER_VOLUME_OPTIONS-performance.stat-prefetch=off performance.quick-read=off \
+performance.io-cache=off performance.read-ahead=off performance.write-behind=off}
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)

@@ -8,25 +8,30 @@
 # compiler instrumentation, libraries or MPI, so they run the unit tests and each MPI test once,
 # at one uneven rank count (scripts/ctest_select.py picks it from the tests CMake registered).
 #   stage 1: default build (Release, PnetCDF): every test except the Slurm ones and the emulated
-#            cluster's (label cluster)
-#   stage 2: the job scripts on a throw-away local Slurm (ctest -L slurm)
-#   stage 3: a build without PnetCDF and with the serial netCDF-C (io_form 0 and 2 only: no 11, no
+#            cluster's (label cluster), which stage 6 runs
+#   stage 2: a build without PnetCDF and with the serial netCDF-C (io_form 0 and 2 only: no 11, no
 #            13): what differs is the code compiled without PnetCDF and the serial library; the
 #            rank counts exercise the same rearranger code as in stage 1, so each MPI test once
-#   stage 4: AddressSanitizer + UndefinedBehaviorSanitizer build: the unit tests, the fuzz
+#   stage 3: AddressSanitizer + UndefinedBehaviorSanitizer build: the unit tests, the fuzz
 #            corpora and each MPI test once (memory errors do not depend on the rank count; the
 #            uneven split is the one with the most edge cases); not the tests labelled
 #            not_sanitized (their CMake files say why)
-#   stage 5: libFuzzer runs of the namelist, iofields, hints and WRF-call readers (clang), two at
+#   stage 4: libFuzzer runs of the namelist, iofields, hints and WRF-call readers (clang), two at
 #            a time
-#   stage 6: MPICH: PnetCDF built for MPICH (once per machine, scripts/build-pnetcdf-mpich.sh),
+#   stage 5: MPICH: PnetCDF built for MPICH (once per machine, scripts/build-pnetcdf-mpich.sh),
 #            nwpio built against both (build-mpich/, -O1, no bench); the unit tests and each
 #            MPI test once under mpiexec.mpich (what differs is the MPI library, ROMIO and the
 #            launcher, not the decomposition), at 2 ranks: MPICH's ranks busy-poll, and 3 of them
 #            on 2 cores wait for each other; then the Slurm job scripts with srun --mpi=pmi2
-#   stage 7: the real WRF model writing through nwpio (scripts/wrf-check.sh; WRF is built once per
-#            machine into /var/cache/nwpio, so only the first run on a machine pays for it)
-#   stage 8: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules,
+#   stage 6: across the nodes of a cluster emulated on this machine (scripts/multinode-check.sh
+#            --up --wrf: 4 nodes, GlusterFS mounted by each node's own client, Slurm with a
+#            slurmd per node): nwpio-demo at io_form 11, 2 and 13 against one node's files, I/O
+#            servers on a node of their own, MPICH's launcher, the hostile-directory and kill
+#            tests on the shared volume, the job scripts (ctest -L slurm) through sbatch -N 2, the
+#            cluster's self-test (ctest -L cluster), and the real WRF model writing through
+#            nwpio across 2 nodes (scripts/wrf-check.sh; WRF is built once per machine into
+#            /var/cache/nwpio, so only the first run on a machine pays for it)
+#   stage 7: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules,
 #            nwpio from a clean clone installed in $HOME, module load nwpio, mini_wrf under sbatch,
 #            the real WRF linked with nwpio-wrf and unlinked
 # NWPIO_CTEST_JOBS (default 2) runs that many tests at once; NWPIO_FUZZ_SECONDS (default 20) is
@@ -79,9 +84,6 @@ nwpio_build "$NWPIO_ROOT/build" "${adios2_args[@]}"
 stage "test: default configuration"
 run_ctest "$NWPIO_ROOT/build" -j "$jobs" -LE 'slurm|cluster'
 
-stage "test: job scripts on a local Slurm (ctest -L slurm)"
-run_ctest "$NWPIO_ROOT/build" -L slurm
-
 stage "build: without PnetCDF, serial netCDF-C (io_form 0 and 2 only)"
 mkdir -p "$NWPIO_ROOT/build-nopnetcdf"
 # (the Fortran bindings' io_form 2 path is tested in the default build: fortran_kinds_serial_np3)
@@ -130,8 +132,8 @@ run_ctest "$NWPIO_ROOT/build-mpich" -j "$jobs" -R "$selected"
 stage "test: MPICH, job scripts on a local Slurm (mpiexec.mpich, srun --mpi=pmi2)"
 run_ctest "$NWPIO_ROOT/build-mpich" -L slurm
 
-stage "test: the real WRF 4.7.1 through nwpio's io_form 11 package (scripts/wrf-check.sh)"
-NWPIO_BUILD_DIR="$NWPIO_ROOT/build" "$NWPIO_ROOT/scripts/wrf-check.sh"
+stage "test: across 4 emulated nodes: nwpio-demo, Slurm -N 2, the real WRF 4.7.1 (scripts/multinode-check.sh)"
+NWPIO_BUILD_DIR="$NWPIO_ROOT/build" "$NWPIO_ROOT/scripts/multinode-check.sh" --up --wrf
 
 stage "test: a cluster as an unprivileged user (scripts/cluster-check.sh)"
 "$NWPIO_ROOT/scripts/cluster-check.sh"

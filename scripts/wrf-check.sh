@@ -15,6 +15,12 @@
 #   quilt nioN        WRF built with PNETCDF_QUILT (relinked), 2 compute ranks + N I/O servers
 #                     writing through nwpio, against io_form 2
 #
+# On the emulated cluster (NWPIO_CLUSTER_HOSTFILE set: scripts/emulated-cluster.sh, as CI's
+# multi-node stage runs it) every run's ranks go to its nodes: dealt over two nodes; the restart
+# read back with each rank on the other node than the one whose rank wrote its patch; the I/O
+# servers on a node of their own (the last ranks, as WRF places them). NWPIO_WRF_WORK then
+# belongs on the shared volume.
+#
 # Usage: scripts/wrf-check.sh            (CI: a stage of scripts/test.sh)
 # Environment: NWPIO_BUILD_DIR (nwpio build to use/extend; default build-wrf), NWPIO_WRF_WORK
 # (run directories; default /tmp/nwpio-wrf-check), NWPIO_WRF_CACHE, NWPIO_WRF_FCOPTIM (see
@@ -64,6 +70,10 @@ for exe in wrf_nwpio.exe wrf_nwpio_quilt.exe; do
   fi
 done
 case_dir() { echo "$NWPIO_WRF_WORK/$1"; }
+# Node K of the emulated cluster ("" on one host): for runs placed by hand.
+node() { if [[ -n ${NWPIO_CLUSTER_HOSTFILE:-} ]]; then sed -n "${1}s/ .*//p" "$NWPIO_CLUSTER_HOSTFILE"; fi; }
+# HOSTS for nwpio_wrf_run: "" (its default) on one host, else the given list.
+hosts() { if [[ -n ${NWPIO_CLUSTER_HOSTFILE:-} ]]; then echo "$1"; fi; }
 hist=wrfout_d01_0001-01-01_00:00:00
 hist11=wrfout_d01_0001-01-01_00_00_00
 
@@ -175,7 +185,8 @@ if nwpio_wrf_run "$full" 2; then
   rst=wrfrst_d01_0001-01-01_00_05_00
   if [[ -f $full/$rst ]]; then
     cp "$full/$rst" "$rest/"
-    if nwpio_wrf_run "$rest" 2 &&
+    # each rank reads its patch on the other node than the rank that wrote it there
+    if nwpio_wrf_run "$rest" 2 "$(hosts "$(node 2):1,$(node 1):1")" &&
       out=$("$compare" --last-record --ignore-global START_DATE "$full/$hist11" "$rest/wrfout_d01_0001-01-01_00_10_00"); then
       report PASS restart "final frames equal: ${out#EQUAL } ($((SECONDS - t)) s)"
     else
@@ -195,7 +206,7 @@ for nio in 1 2; do
   dir=$(case_dir quilt_nio$nio)
   nwpio_wrf_case "$dir" "$bin/wrf_nwpio_quilt.exe" io_form_history=11 nproc_x=1 nproc_y=2 \
     nio_tasks_per_group=$nio nio_groups=1
-  if nwpio_wrf_run "$dir" $((2 + nio)) && out=$("$compare" "$(case_dir io2_np2)/$hist" "$dir/$hist11"); then
+  if nwpio_wrf_run "$dir" $((2 + nio)) "$(hosts "$(node 1):1,$(node 2):1,$(node 3):$nio")" && out=$("$compare" "$(case_dir io2_np2)/$hist" "$dir/$hist11"); then
     report PASS "quilt nio$nio" "2 compute + $nio I/O ranks: ${out#EQUAL } ($((SECONDS - t)) s)"
   else
     report FAIL "quilt nio$nio" "${out:-wrf.exe failed (see $dir)}"

@@ -6,7 +6,11 @@
 #                                      a run directory: the case's files, WRF's reference
 #                                      namelist with the edits, EXE as wrf.exe, and the initial
 #                                      state from ideal.exe (made once per grid under $NWPIO_WRF_WORK)
-#   nwpio_wrf_run DIR NP               mpirun -np NP wrf.exe in DIR; fails unless WRF says SUCCESS
+#   nwpio_wrf_run DIR NP [HOSTS]       mpirun -np NP wrf.exe in DIR; fails unless WRF says SUCCESS.
+#                                      On the emulated cluster (NWPIO_CLUSTER_HOSTFILE set, see
+#                                      scripts/emulated-cluster.sh) the ranks go to its nodes: to
+#                                      HOSTS (Open MPI's --host list, ranks in its order) when
+#                                      given, else dealt node by node over the first two nodes
 #   nwpio_wrf_write_seconds DIR        the sum of WRF's own "Timing for Writing" lines (rank 0)
 NWPIO_WRF_NAMELIST=${NWPIO_WRF_NAMELIST:-$NWPIO_ROOT/../shared/wrf/em_quarter_ss/namelist.input}
 [[ -f $NWPIO_WRF_NAMELIST ]] || NWPIO_WRF_NAMELIST=/work/shared/wrf/em_quarter_ss/namelist.input
@@ -67,8 +71,13 @@ nwpio_wrf_case() {
 }
 
 nwpio_wrf_run() {
-  local dir=$1 np=$2
-  (cd "$dir" && rm -f rsl.* && { ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"; } && "${NWPIO_WRF_MPIRUN[@]}" -np "$np" ./wrf.exe >run.log 2>&1)
+  local dir=$1 np=$2 hosts=${3:-} place=()
+  if [[ -n ${NWPIO_CLUSTER_HOSTFILE:-} ]]; then
+    [[ -n $hosts ]] || hosts=$(head -n 2 "$NWPIO_CLUSTER_HOSTFILE" | awk -v np="$np" '{ printf "%s%s:%d", sep, $1, (np + 1) / 2; sep = "," }')
+    place=(--host "$hosts" --map-by node)
+    [[ -n ${3:-} ]] && place=(--host "$hosts" --map-by slot)
+  fi
+  (cd "$dir" && rm -f rsl.* && { ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"; } && "${NWPIO_WRF_MPIRUN[@]}" "${place[@]}" -np "$np" ./wrf.exe >run.log 2>&1)
   if ! grep -q "SUCCESS COMPLETE WRF" "$dir/rsl.out.0000" 2>/dev/null; then
     nwpio_log "wrf.exe at $np ranks failed in $dir; last lines of rsl.error.0000:"
     tail -5 "$dir/rsl.error.0000" >&2 2>/dev/null || tail -5 "$dir/run.log" >&2

@@ -10,10 +10,13 @@
 #                                         exist: the job must end FAILED with nwpio's message
 #   slurm_jobs.sh stop     SOURCE BUILD   stop the cluster, fail if any process of it is left
 #
-# Each job is submitted with `sbatch --wait` at 4 tasks on one node, then checked: sbatch's exit
+# Each job is submitted with `sbatch --wait` at 4 tasks on one node (on NWPIO_TEST_SLURM_NODES
+# nodes when set), then checked: sbatch's exit
 # code, the final state in the jobcomp file (sbatch --wait returns 0 for a cancelled job), the
 # log (the timing lines and the hint report come from the binaries), and every netCDF file
 # written, through ncvalidator. A cluster that cannot start is a failure, never a skip.
+# NWPIO_TEST_SLURM_CLUSTER=DIR: use the running slurm-local cluster in DIR (the emulated
+# cluster's, scripts/emulated-cluster.sh) instead of starting one; stop then leaves it up.
 set -euo pipefail
 
 ACTION=${1:?usage: slurm_jobs.sh start|demo|mini_wrf|bench|fail|stop SOURCE BUILD}
@@ -74,6 +77,15 @@ cluster_processes() {
 
 do_start() {
   mkdir -p "$SCRATCH"
+  if [[ -n ${NWPIO_TEST_SLURM_CLUSTER:-} ]]; then
+    [[ -f $NWPIO_TEST_SLURM_CLUSTER/etc/slurm.conf ]] || fail "no slurm-local cluster in $NWPIO_TEST_SLURM_CLUSTER"
+    echo "$NWPIO_TEST_SLURM_CLUSTER" >"$STATE"
+    touch "$STATE.given"
+    SLURM_CONF=$NWPIO_TEST_SLURM_CLUSTER/etc/slurm.conf sinfo -N -o '%N %T %c' | sed 's/^/    /'
+    say "using the running cluster in $NWPIO_TEST_SLURM_CLUSTER"
+    return
+  fi
+  rm -f "$STATE.given"
   # a cluster left by an interrupted earlier run goes first
   if [[ -s $STATE && -d $(<"$STATE") ]]; then
     say "stopping the cluster of an earlier run in $(<"$STATE")"
@@ -99,6 +111,11 @@ do_start() {
 
 do_stop() {
   [[ -s $STATE ]] || fail "no cluster directory recorded in $STATE"
+  if [[ -f $STATE.given ]]; then
+    rm -f "$STATE" "$STATE.given"
+    say "the given cluster stays up"
+    return
+  fi
   local dir left rc=0
   dir=$(<"$STATE")
   SLURM_LOCAL_DIR=$dir bash "$LOCAL" stop || rc=$?
@@ -125,7 +142,7 @@ submit() {
   local script=$1 t
   t=$(date +%s%N)
   SBATCH_RC=0
-  JOBID=$(timeout 400 sbatch --parsable --wait -N 1 -n "$NTASKS" -t 5 "$script") || SBATCH_RC=$?
+  JOBID=$(timeout 400 sbatch --parsable --wait -N "${NWPIO_TEST_SLURM_NODES:-1}" -n "$NTASKS" -t 5 "$script") || SBATCH_RC=$?
   JOBID=${JOBID%%;*}
   [[ $JOBID =~ ^[0-9]+$ ]] || fail "sbatch $script gave no job id (exit $SBATCH_RC)"
   say "job $JOBID ($(basename "$script")): sbatch --wait exit $SBATCH_RC after $((($(date +%s%N) - t) / 1000000)) ms"
