@@ -1,4 +1,5 @@
 #include "hints/hints_report.hpp"
+#include "hints/hints_report_nodes.hpp"
 
 #include <sys/xattr.h>
 
@@ -213,6 +214,7 @@ std::string report_json(const ReportFile& file, const Resolved& r, const MpiIo& 
     j["layout"] = {{"header_size", layout.header_size}, {"header_extent", layout.header_extent},
                    {"variables", layout.var_offsets.size()}};
   }
+  add_nodes_json(j, file.nodes, layout, io, file.mpi_io);
   return j.dump();
 }
 

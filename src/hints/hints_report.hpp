@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hints/file_system.hpp"
+#include "hints/node_map.hpp"
 #include "layout/layout_facts.hpp"
 #include "hints/hints_translate.hpp"
 
@@ -56,6 +57,8 @@ struct ReportFile {
   // it ("collective_write=true <profile [default] of lustre.toml>"); empty: write-behind on.
   bool write_behind_asked = false;
   std::string write_behind_blocker;
+  // The file's ranks per node and nwpio's writers among them (gathered at open; unknown: none).
+  NodeMap nodes;
 };
 
 // JSON text of the report ("file" is the final name, "opened_as" the path that was opened).
