@@ -39,8 +39,12 @@ std::string rank_ranges(const std::vector<int>& ranks) {
   for (std::size_t i = 0; i < ranks.size();) {
     std::size_t j = i;
     while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(ranks[i]);
-    if (j > i) out += "-" + std::to_string(ranks[j]);
+    if (!out.empty()) out += ',';
+    out += std::to_string(ranks[i]);
+    if (j > i) {
+      out += '-';
+      out += std::to_string(ranks[j]);
+    }
     i = j + 1;
   }
   return out;
@@ -94,6 +98,7 @@ std::string nodes_summary(const json& report) {
   if (!report.contains("nodes")) return {};
   const json& n = report["nodes"];
   const std::size_t count = n["count"], writers = n["writers"], with = n["nodes_with_writers"];
+  if (writers == 0) return {};  // a file opened outside a stream (tools): no writers to count
   std::size_t least = writers, most = 0;
   for (const auto& node : n["list"]) {
     const std::size_t w = node["writers"].size();
@@ -103,17 +108,17 @@ std::string nodes_summary(const json& report) {
   }
   std::string out = plural(writers, "writer", "writers") + " on ";
   out += with == count ? plural(count, "node", "nodes") : std::to_string(with) + " of " + plural(count, "node", "nodes");
-  if (writers > 0) {
-    out += " (" + (least == most ? std::to_string(most) : std::to_string(least) + "-" + std::to_string(most)) + " per node)";
-  }
-  return out;
+  return out + " (" + (least == most ? std::to_string(most) : std::to_string(least) + "-" + std::to_string(most)) +
+         " per node)";
 }
 
 std::vector<std::string> nodes_text(const json& report) {
   std::vector<std::string> lines;
   if (!report.contains("nodes")) return lines;
   const json& n = report["nodes"];
-  lines.push_back("nodes: " + nodes_summary(report) + "; " + n["split"].get<std::string>() + ", gathered once at open (" +
+  const std::string writers = nodes_summary(report);
+  lines.push_back("nodes: " + (writers.empty() ? plural(n["count"].get<std::size_t>(), "node", "nodes") : writers) + "; " +
+                  n["split"].get<std::string>() + ", gathered once at open (" +
                   std::to_string(n["gathered_bytes_per_rank"].get<long long>()) + " bytes per rank at most)");
   constexpr std::size_t kShown = 8;  // the statistics JSON has every node
   std::size_t shown = 0;

@@ -81,6 +81,11 @@ TEST(NodeReport, SummaryCountsWritersPerNode) {
   add_nodes_json(s, some, {}, mpi("Open MPI", IoLayer::Ompio), true);
   EXPECT_EQ(nodes_summary(s), "1 writer on 1 of 3 nodes (1 per node)");
   EXPECT_EQ(nodes_summary(json::object()), "");
+  // A file opened outside a stream (a tool) has no writers: no clause rather than "0 writers".
+  json none;
+  add_nodes_json(none, group_nodes({{-1, false, "a"}, {-1, false, "b"}}, 0), {}, mpi("Open MPI", IoLayer::Ompio), true);
+  EXPECT_EQ(nodes_summary(none), "");
+  EXPECT_EQ(nodes_text(none).front().rfind("nodes: 2 nodes; ", 0), 0u) << nodes_text(none).front();
 }
 
 TEST(NodeReport, RomioAggregatorListIsMappedToNodesWhereRomioReportsIt) {
