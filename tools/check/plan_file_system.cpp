@@ -64,7 +64,10 @@ std::vector<std::string> file_system_notes(const std::string& family) {
     return {"GlusterFS: a file lives on one brick (one replica set) of a distributed volume unless the volume shards "
             "files (features.shard); nwpio does not know the volume's layout (gluster volume info)",
             "the FUSE client acknowledges writes before they reach the brick (write-behind): nwpio's fsync before the "
-            "rename is what makes a file complete"};
+            "rename is what makes a file complete",
+            "a model on the direct path (gather = 'direct') needs glusterfs.toml's [collective] under ROMIO "
+            "(OMPI_MCA_io=romio321): measured 48x faster than its pieces one by one, and OMPIO's two-phase I/O 68x "
+            "slower (docs/HINTS.md)"};
   }
   if (family == "beegfs") {
     return {"BeeGFS: striping is the directory's pattern (the job scripts set it from the profile with beegfs-ctl); "
