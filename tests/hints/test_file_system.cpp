@@ -28,6 +28,11 @@ std::string type_at(const std::vector<MountEntry>& mounts, const std::string& pa
   return m ? m->type + "@" + m->mount_point : "none";
 }
 
+// Each path of `want` is held by the mount named "type@mount_point".
+void expect_holders(const std::vector<MountEntry>& mounts, const std::vector<std::pair<std::string, std::string>>& want) {
+  for (const auto& [path, holder] : want) EXPECT_EQ(type_at(mounts, path), holder) << path;
+}
+
 const std::string kRoot = "27 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw,discard";
 
 }  // namespace
@@ -64,10 +69,10 @@ TEST(MountInfo, TheTopOfStackedMountsHoldsThePath) {
                              // listed before the mount it covers: the parent link decides, not the order
                              "66 67 0:41 / /work/scratch rw - tmpfs top rw",
                              "67 27 0:40 / /work/scratch rw - ramfs bottom rw"});
-  EXPECT_EQ(type_at(mounts, "/dev/shm/x"), "ramfs@/dev/shm");
-  EXPECT_EQ(type_at(mounts, "/dev/shm"), "ramfs@/dev/shm");
-  EXPECT_EQ(type_at(mounts, "/work/scratch/run/wrfout"), "tmpfs@/work/scratch");
-  EXPECT_EQ(type_at(mounts, "/dev/pts"), "devtmpfs@/dev");
+  expect_holders(mounts, {{"/dev/shm/x", "ramfs@/dev/shm"},
+                          {"/dev/shm", "ramfs@/dev/shm"},
+                          {"/work/scratch/run/wrfout", "tmpfs@/work/scratch"},
+                          {"/dev/pts", "devtmpfs@/dev"}});
 }
 
 TEST(MountInfo, TheLongestContainingMountPointWinsAtPathSeparators) {
@@ -75,13 +80,13 @@ TEST(MountInfo, TheLongestContainingMountPointWinsAtPathSeparators) {
                              "41 27 0:51 / /scratch2 rw - nfs srv:/s2 rw",
                              "42 40 0:52 / /scratch/gluster rw - fuse.glusterfs h:/v rw",
                              "43 27 0:53 / /my\\040dir rw - beegfs beegfs_nodev rw"});
-  EXPECT_EQ(type_at(mounts, "/scratch/run"), "lustre@/scratch");
-  EXPECT_EQ(type_at(mounts, "/scratch2/run"), "nfs@/scratch2");
-  EXPECT_EQ(type_at(mounts, "/scratch2"), "nfs@/scratch2");
-  EXPECT_EQ(type_at(mounts, "/scratch/gluster/out"), "fuse.glusterfs@/scratch/gluster");
-  EXPECT_EQ(type_at(mounts, "/scratch/glusterx"), "lustre@/scratch");
-  EXPECT_EQ(type_at(mounts, "/my dir/f"), "beegfs@/my dir");
-  EXPECT_EQ(type_at(mounts, "/home/user"), "ext4@/");
+  expect_holders(mounts, {{"/scratch/run", "lustre@/scratch"},
+                          {"/scratch2/run", "nfs@/scratch2"},
+                          {"/scratch2", "nfs@/scratch2"},
+                          {"/scratch/gluster/out", "fuse.glusterfs@/scratch/gluster"},
+                          {"/scratch/glusterx", "lustre@/scratch"},
+                          {"/my dir/f", "beegfs@/my dir"},
+                          {"/home/user", "ext4@/"}});
   EXPECT_EQ(type_at(table({"40 27 0:50 / /scratch rw - xfs /dev/sdb rw"}), "/home"), "none");
 }
 

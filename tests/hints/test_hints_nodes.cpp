@@ -18,7 +18,6 @@
 #include "hints/hints_report.hpp"
 #include "mpi_support.hpp"
 #include "nwpio/writer.hpp"
-#include "nwpio/wrf_date.hpp"
 #include "test_model.hpp"
 
 namespace nwpio::test {
@@ -60,13 +59,7 @@ json report_of(const Case& c, const std::string& name) {
   auto hooks = std::make_shared<detail::TestHooks>();
   hooks->ranks_per_node = c.ranks_per_node;
   Writer w = detail::make_writer(model.decomposition(), model.schema(), o, {hooks, nullptr, nullptr});
-  for (int t = 0; t < 2; ++t) {
-    model.fill(t);
-    w.begin_frame(wrf::add_seconds("2019-06-01_00:00:00", 3600 * t));
-    model.put_all([&](const std::string& n, const void* p, DataType ty) { w.put(n, p, ty); });
-    w.end_frame();
-  }
-  w.close();
+  write_hourly_frames(w, model, 2);
   json report = json::object();
   for (const auto& [key, text] : w.statistics().attachments) {
     if (key.rfind("hints:", 0) == 0 && my_rank() == 0) report = json::parse(text);

@@ -16,7 +16,6 @@
 
 #include "mpi_support.hpp"
 #include "nwpio/writer.hpp"
-#include "nwpio/wrf_date.hpp"
 #include "test_model.hpp"
 
 namespace nwpio::test {
@@ -65,13 +64,7 @@ TEST(ShippedProfiles, KeepWriteBehindOrSayWhy) {
       o.hints.profile = profile;
       o.frames_per_file = 2;
       Writer w(model.decomposition(), model.schema(), o);
-      for (int t = 0; t < 2; ++t) {
-        model.fill(t);
-        w.begin_frame(wrf::add_seconds("2019-06-01_00:00:00", 3600 * t));
-        model.put_all([&](const std::string& n, const void* p, DataType ty) { w.put(n, p, ty); });
-        w.end_frame();
-      }
-      w.close();
+      write_hourly_frames(w, model, 2);
       const Statistics& st = w.statistics();
       ASSERT_EQ(st.frames.size(), 2u);
       if (my_rank() != 0) continue;
