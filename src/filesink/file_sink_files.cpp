@@ -87,8 +87,12 @@ void FileSink::open_file(const FileName& file) {
   // buffering off unless a profile, the namelist, the API or NWPIO_HINTS set it.
   HintSession hints;
   run_and_agree(comm_, [&] {
+    hints::NodePlacement placement;
+    placement.writer = plans_.writer_index() >= 0;
+    if (setup_.hooks) placement.test_ranks_per_node = setup_.hooks->ranks_per_node;
     hints = HintSession::for_file(setup_.hints, comm_, setup_.traits.io_form, setup_.traits.uses_mpiio,
-                                  expected_file_bytes(layout_, options_), setup_.traits.parallel && plans_.rearranged());
+                                  expected_file_bytes(layout_, options_), setup_.traits.parallel && plans_.rearranged(),
+                                  placement);
   });
   try {
     run_and_agree(comm_, [&] {

@@ -36,6 +36,7 @@ struct HintSession::Impl {
   MpiIo io;
   std::vector<Entry> entries;
   std::string behind_blocker;  // the setting that keeps slabs collective (empty: none)
+  NodeMap nodes;               // the file's ranks per node, its writers
   std::optional<std::set<std::string>> record_vars;
 
   ~Impl() {
@@ -95,9 +96,11 @@ HintPlan HintPlan::resolve(const HintOptions& options, MPI_Comm comm) {
 }
 
 HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io_form, bool uses_mpiio,
-                                  std::int64_t expected_file_bytes, bool contiguous_writers) {
+                                  std::int64_t expected_file_bytes, bool contiguous_writers,
+                                  const NodePlacement& placement) {
   HintSession s;
   mpi_check(MPI_Comm_rank(comm, &s.impl_->rank), "MPI_Comm_rank");
+  s.impl_->nodes = gather_node_map(comm, placement);
   s.impl_->io_form = io_form;
   s.impl_->uses_mpiio = uses_mpiio;
   InfoKeys keys;
@@ -106,7 +109,7 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io
     if (s.impl_->rank != 0 || !plan.impl_->resolved) return;
     Impl& im = *s.impl_;
     im.resolved = plan.impl_->levels;
-    derive(im.resolved, expected_file_bytes, contiguous_writers);
+    derive(im.resolved, expected_file_bytes, contiguous_writers, static_cast<int>(im.nodes.nodes.size()));
     im.io = plan.impl_->io;
     im.entries = translate(im.resolved, im.io);
     if (!uses_mpiio) {
@@ -159,8 +162,13 @@ std::string HintSession::verify_and_report(const std::string& file, const Layout
   auto records = im.record_vars;
   if (!records && facts.known) records = facts.record_vars;
   verify(entries, im.io, ff, facts, records);
-  const ReportFile which{file, final_name, im.uses_mpiio, static_cast<int>(im.io_form),
-                         write_behind_asked && im.uses_mpiio, im.behind_blocker};
+  const ReportFile which{file,
+                         final_name,
+                         im.uses_mpiio,
+                         static_cast<int>(im.io_form),
+                         write_behind_asked && im.uses_mpiio,
+                         im.behind_blocker,
+                         im.nodes};
   const ReportLevel level = report_level(options, im.resolved.env_report);
   std::string json = report_json(which, im.resolved, im.io, entries, ff, facts, level);
   if (level.level == HintReport::Full) std::fprintf(stderr, "%s\n", report_text(json).c_str());

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 
+#include "hints/node_map.hpp"
 #include "layout/layout_facts.hpp"
 #include "nwpio/hint_options.hpp"
 #include "nwpio/options.hpp"
@@ -49,9 +50,12 @@ class HintSession {
   // (ROMIO requires it). `uses_mpiio` false: nothing is passed (serial netCDF, no file), and
   // the report says so. `contiguous_writers`: the frame is rearranged into contiguous slabs per
   // writer (derived default collective_write = false).
-  // `io_form` names the stream's io_form in the report.
+  // `io_form` names the stream's io_form in the report. `placement`: whether this rank is one of
+  // the stream's writers (and the test hook's node size): every rank's is gathered on rank 0
+  // (hints::gather_node_map) for the report's per-node part and for aggregators_per_node.
   static HintSession for_file(const HintPlan& plan, MPI_Comm comm, IoForm io_form, bool uses_mpiio,
-                              std::int64_t expected_file_bytes, bool contiguous_writers);
+                              std::int64_t expected_file_bytes, bool contiguous_writers,
+                              const hints::NodePlacement& placement = {});
   // Both steps at once, for tools and tests that open one file through MPI-IO.
   static HintSession resolve(const HintOptions& options, IoForm io_form, MPI_Comm comm,
                              std::int64_t expected_file_bytes, bool contiguous_writers = false);

@@ -30,7 +30,8 @@ std::map<std::string, SettingText> builtin_defaults() {
   const std::string o = "built-in";
   return {
       {"stripe_count", {"default", o}},       {"stripe_size", {"default", o}},
-      {"aggregators", {"auto", o}},           {"cb_buffer_size", {"auto", o}},
+      {"aggregators", {"auto", o}},           {"aggregators_per_node", {"auto", o}},
+      {"cb_buffer_size", {"auto", o}},
       {"collective_write", {"auto", o}},   {"data_sieving_write", {"auto", o}},
       {"no_indep_rw", {"default", o}},        {"lustre_ds_in_coll", {"default", o}},
       {"lustre_lockahead", {"default", o}},   {"header_align", {"auto", o}},
@@ -147,7 +148,7 @@ int stripe_count_for_size(std::int64_t bytes) {
   return 72;
 }
 
-void derive(Resolved& r, std::int64_t expected_file_bytes, bool contiguous_writers) {
+void derive(Resolved& r, std::int64_t expected_file_bytes, bool contiguous_writers, int nodes) {
   r.expected_file_bytes = expected_file_bytes;
   auto& s = r.settings;
   auto fix = [&](const std::string& name, const std::string& value, const std::string& rule) {
@@ -173,6 +174,20 @@ void derive(Resolved& r, std::int64_t expected_file_bytes, bool contiguous_write
   if (s["aggregators"].asked == "auto") {
     if (count_known) fix("aggregators", s["stripe_count"].value, "= stripe_count (one aggregator per OST)");
     else fix("aggregators", "default", "= stripe_count, which is not set: MPI-IO default");
+  }
+  if (s["aggregators_per_node"].asked == "auto") {
+    // ROMIO fills each host, in rank order, up to cb_config_list's count before it takes the
+    // next one: "*:N" with cb_nodes = N puts all N aggregators on the first node that has N ranks.
+    if (!is_concrete(s["aggregators"].value)) {
+      fix("aggregators_per_node", "default", "aggregators not set: MPI-IO default (ROMIO: one per node)");
+    } else if (nodes > 0) {
+      const std::int64_t n = as_int(s["aggregators"].value);
+      fix("aggregators_per_node", std::to_string((n + nodes - 1) / nodes),
+          "aggregators spread over the " + std::to_string(nodes) + " node(s): ceil(" + std::to_string(n) + " / " +
+              std::to_string(nodes) + ")");
+    } else {
+      fix("aggregators_per_node", s["aggregators"].value, "= aggregators (node count unknown)");
+    }
   }
   if (s["cb_buffer_size"].asked == "auto") {
     if (size_known) {

@@ -69,8 +69,10 @@ Resolved merge_levels(const HintOptions& options, const Environment& env);
 
 // Replaces every "auto" by its rule's value (or "default" when the rule has nothing to go on).
 // contiguous_writers: every writer rank holds one contiguous piece of each variable (the
-// Writer's rearranged frames), so two-phase collective buffering is derived off.
-void derive(Resolved& resolved, std::int64_t expected_file_bytes, bool contiguous_writers = false);
+// Writer's rearranged frames), so two-phase collective buffering is derived off. `nodes`: the
+// nodes the file's ranks run on (0: unknown), over which aggregators_per_node spreads the
+// aggregators.
+void derive(Resolved& resolved, std::int64_t expected_file_bytes, bool contiguous_writers = false, int nodes = 0);
 
 // Stripe count for a shared file of this size (NERSC's classes; see docs/HINTS.md).
 int stripe_count_for_size(std::int64_t bytes);

@@ -1,31 +1,16 @@
 #include "hints/hints_report.hpp"
+#include "hints/hints_report_nodes.hpp"
 
-#include <sys/statfs.h>
 #include <sys/xattr.h>
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace nwpio::detail::hints {
 
 namespace {
-
-// statfs magic numbers (linux/magic.h and the file systems' own headers).
-struct FsMagic {
-  unsigned long magic;
-  const char* name;
-};
-constexpr FsMagic kMagics[] = {
-    {0xEF53UL, "ext4"},        {0x58465342UL, "xfs"},    {0x01021994UL, "tmpfs"},
-    {0x0BD00BD0UL, "lustre"},  {0x47504653UL, "gpfs"},   {0x6969UL, "nfs"},
-    {0x9123683EUL, "btrfs"},   {0x794C7630UL, "overlayfs"}, {0x65735546UL, "fuse"},
-    {0x73717368UL, "squashfs"}, {0x2FC12FC1UL, "zfs"},   {0xAAD7AAEAUL, "panfs"},
-    {0x19830326UL, "beegfs"},
-};
 
 constexpr std::uint32_t kLovMagicV1 = 0x0BD10BD0;
 constexpr std::uint32_t kLovMagicV3 = 0x0BD30BD0;
@@ -61,48 +46,19 @@ bool is_striping_key(const std::string& key) {
   return key == "striping_factor" || key == "striping_unit" || key == "stripe_width" || key == "stripe_size";
 }
 
-
-// "\040" and the other octal escapes of /proc/self/mounts.
-std::string unescape_mount_field(const std::string& field) {
-  std::string out;
-  for (std::size_t i = 0; i < field.size(); ++i) {
-    if (field[i] == '\\' && i + 3 < field.size()) {
-      const std::string octal = field.substr(i + 1, 3);
-      if (octal.find_first_not_of("01234567") == std::string::npos) {
-        out.push_back(static_cast<char>(std::stoi(octal, nullptr, 8)));
-        i += 3;
-        continue;
-      }
-    }
-    out.push_back(field[i]);
+// Why a striping key does nothing on a file system other than Lustre (ROMIO's UFS/NFS drivers and
+// OMPIO's ufs component read no striping key; neither has a BeeGFS or CephFS driver).
+std::string striping_ignored(const FileFacts& f, const MpiIo& io, const std::string& key) {
+  const std::string driver = "the " + io.layer_name() + " driver for it does not read " + key;
+  switch (f.family) {
+    case FsFamily::Beegfs:
+      return "BeeGFS stripes per directory (beegfs-ctl --setpattern, done by slurm/output_dir.sh from the "
+             "profile); " + driver;
+    case FsFamily::Cephfs:
+      return "CephFS lays files out per directory (the ceph.dir.layout attributes); " + driver;
+    default:
+      return f.fs_type + " has no striping; " + driver;
   }
-  return out;
-}
-
-// The type of the mount that holds `path` (the longest mount point that contains it), from
-// /proc/self/mounts; empty when unknown.
-std::string mount_table_type(const std::string& path) {
-  std::error_code ec;
-  const std::string target = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec).string();
-  if (ec || target.empty()) return {};
-  std::ifstream mounts("/proc/self/mounts");
-  std::string line, best_type;
-  std::size_t best_length = 0;
-  while (std::getline(mounts, line)) {
-    std::istringstream fields(line);
-    std::string device, mount_point, type;
-    if (!(fields >> device >> mount_point >> type)) continue;
-    mount_point = unescape_mount_field(mount_point);
-    const bool contains = mount_point == "/" || target == mount_point ||
-                          (target.size() > mount_point.size() && target.compare(0, mount_point.size(), mount_point) == 0 &&
-                           target[mount_point.size()] == '/');
-    // A later line for the same mount point covers the earlier one (mounted over it).
-    if (contains && mount_point.size() >= best_length) {
-      best_length = mount_point.size();
-      best_type = type;
-    }
-  }
-  return best_type;
 }
 
 }  // namespace
@@ -110,24 +66,17 @@ std::string mount_table_type(const std::string& path) {
 FileFacts probe_file(const std::string& path) {
   FileFacts f;
   f.path = path;
-  struct statfs st {};
-  if (statfs(path.c_str(), &st) != 0) {
-    f.striping_readback = std::string("statfs failed: ") + std::strerror(errno);
+  const FileSystemOf fs = file_system_of(path);
+  if (!fs.known) {
+    f.striping_readback = fs.error;
     return f;
   }
-  f.block_size = static_cast<std::int64_t>(st.f_bsize);
-  const auto magic = static_cast<unsigned long>(st.f_type) & 0xFFFFFFFFUL;
-  std::ostringstream hex;
-  hex << "0x" << std::hex << magic;
-  f.fs_type = hex.str();
-  for (const auto& m : kMagics) {
-    if (m.magic == magic) f.fs_type = m.name;
-  }
-  f.lustre = f.fs_type == "lustre";
-  f.gpfs = f.fs_type == "gpfs";
-  // ext2, ext3 and ext4 share one magic number: the mount table names the real type, as
-  // findmnt does (the job scripts log that name too).
-  if (const std::string mounted = mount_table_type(path); !mounted.empty()) f.fs_type = mounted;
+  f.block_size = fs.block_size;
+  f.fs_type = fs.type;
+  f.family = fs.family;
+  f.fs_type_how = fs.how;
+  f.lustre = fs.family == FsFamily::Lustre;
+  f.gpfs = fs.family == FsFamily::Gpfs;
   if (f.lustre) {
     read_lustre_layout(f);
   } else {
@@ -169,7 +118,7 @@ void verify(std::vector<Entry>& entries, const MpiIo& io, const FileFacts& file,
     };
     if (is_striping_key(key)) {
       if (!file.lustre) {
-        set("ignored", file.fs_type + " has no striping; the " + io.layer_name() + " driver for it does not read " + key);
+        set("ignored", striping_ignored(file, io, key));
       } else if (e.name == "stripe_count" && file.stripe_count) {
         set(*file.stripe_count == v ? "verified" : "mismatch",
             "file has stripe count " + std::to_string(*file.stripe_count) + " (" + file.striping_readback + ")");
@@ -233,7 +182,10 @@ std::string report_json(const ReportFile& file, const Resolved& r, const MpiIo& 
   j["io_form"] = file.io_form;
   j["mpi_io_used"] = file.mpi_io;
   j["report"] = {{"level", to_string(level.level)}, {"chosen_by", level.chosen_by}};
-  j["file_system"] = {{"type", facts.fs_type}, {"block_size", facts.block_size},
+  j["file_system"] = {{"type", facts.fs_type},
+                      {"family", family_name(facts.family)},
+                      {"how", facts.fs_type_how},
+                      {"block_size", facts.block_size},
                       {"striping_readback", facts.striping_readback}};
   if (facts.stripe_count) j["file_system"]["stripe_count"] = *facts.stripe_count;
   if (facts.stripe_size) j["file_system"]["stripe_size"] = *facts.stripe_size;
@@ -262,6 +214,7 @@ std::string report_json(const ReportFile& file, const Resolved& r, const MpiIo& 
     j["layout"] = {{"header_size", layout.header_size}, {"header_extent", layout.header_extent},
                    {"variables", layout.var_offsets.size()}};
   }
+  add_nodes_json(j, file.nodes, layout, io, file.mpi_io);
   return j.dump();
 }
 

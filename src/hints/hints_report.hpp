@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "hints/file_system.hpp"
+#include "hints/node_map.hpp"
 #include "layout/layout_facts.hpp"
 #include "hints/hints_translate.hpp"
 
@@ -24,14 +26,16 @@ namespace nwpio::detail::hints {
 
 struct FileFacts {
   std::string path;
-  std::string fs_type = "unknown";  // from statfs f_type
+  std::string fs_type = "unknown";  // as the mount table names it (file_system.hpp)
+  FsFamily family = FsFamily::Other;
+  std::string fs_type_how;          // where the type came from
   bool lustre = false, gpfs = false;
   std::int64_t block_size = 0;      // statfs f_bsize
   std::optional<std::int64_t> stripe_count, stripe_size;  // Lustre, read back
   std::string striping_readback;    // how (or why not)
 };
 
-// statfs of the file, and on Lustre its layout from the "lustre.lov" extended attribute
+// The file's file system (file_system_of), and on Lustre its layout from the "lustre.lov" extended attribute
 // (lov_user_md v1/v3; composite PFL layouts are reported as unreadable).
 FileFacts probe_file(const std::string& path);
 
@@ -53,6 +57,8 @@ struct ReportFile {
   // it ("collective_write=true <profile [default] of lustre.toml>"); empty: write-behind on.
   bool write_behind_asked = false;
   std::string write_behind_blocker;
+  // The file's ranks per node and nwpio's writers among them (gathered at open; unknown: none).
+  NodeMap nodes;
 };
 
 // JSON text of the report ("file" is the final name, "opened_as" the path that was opened).

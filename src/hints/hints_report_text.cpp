@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hints/hints_report.hpp"
+#include "hints/hints_report_nodes.hpp"
 #include "nwpio/version.hpp"
 
 namespace nwpio::detail::hints {
@@ -59,6 +60,7 @@ std::string report_text(const std::string& json_text) {
                   keys.empty() ? "-" : keys.c_str(), s["why"].get<std::string>().c_str());
     out << line;
   }
+  for (const auto& line : nodes_text(j)) out << "\n  " << line;
   if (j.contains("write_behind")) {
     const bool on = j["write_behind"].value("on", true);
     out << "\n  write-behind: " << (on ? "on (each writer's slab goes out on its own)"
@@ -104,6 +106,7 @@ std::string report_summary(const std::string& json_text) {
     return out;
   }
   out += ": " + profile(j);
+  if (const std::string nodes = nodes_summary(j); !nodes.empty()) out += "; " + nodes;
   if (j.contains("write_behind") && !j["write_behind"].value("on", true)) {
     list("write-behind OFF, stopped by", {text(j["write_behind"], "why_off")});
   }

@@ -13,6 +13,7 @@ const std::vector<SettingSpec>& setting_specs() {
       {"stripe_count", Kind::Count, "Lustre stripe count of a new file (OSTs it is spread over)"},
       {"stripe_size", Kind::Size, "Lustre stripe size of a new file, bytes"},
       {"aggregators", Kind::Count, "collective-buffering aggregators (writer processes) in total"},
+      {"aggregators_per_node", Kind::Count, "collective-buffering aggregators per node at most (ROMIO's cb_config_list)"},
       {"cb_buffer_size", Kind::Size, "collective-buffering buffer per aggregator and round, bytes"},
       {"collective_write", Kind::Switch, "two-phase collective buffering on writes"},
       {"data_sieving_write", Kind::Switch, "ROMIO data sieving (read-modify-write) on writes"},

@@ -67,8 +67,11 @@ std::vector<Entry> translate(const Resolved& r, const MpiIo& io) {
       pass(romio || io.ompio_standard_striping ? "striping_unit" : "stripe_size", v);
     } else if (name == "aggregators") {
       pass("cb_nodes", v);
-      // ROMIO caps cb_nodes by cb_config_list, one aggregator per host by default.
+    } else if (name == "aggregators_per_node") {
+      // ROMIO caps cb_nodes by cb_config_list ("*:1", one aggregator per host, by default) and
+      // fills each host up to the count before it takes the next.
       if (romio) pass("cb_config_list", "*:" + v);
+      else drop(ompio_no + ": OMPIO has no per-node aggregator key (it groups ranks itself: io_ompio_grouping_option)");
     } else if (name == "cb_buffer_size") {
       pass("cb_buffer_size", v);
     } else if (name == "collective_write") {

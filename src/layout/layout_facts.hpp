@@ -36,6 +36,10 @@ struct LayoutFacts {
   std::string header_source = "header extent";      // how the backend learned them (for the report)
   std::string offset_source = "variable offsets";
   FileExtent extent;
+  // What the MPI-IO layer says of the open file (MPI_File_get_info on the backend's handle; the
+  // PnetCDF keys left out), and how it was read; empty source: the backend cannot ask.
+  std::map<std::string, std::string> mpiio_info;
+  std::string mpiio_info_source;
 };
 
 }  // namespace nwpio::detail

@@ -43,4 +43,23 @@ MPI_Info broadcast_info(const InfoKeys& keys, MPI_Comm comm) {
   return info;
 }
 
+InfoKeys info_keys(MPI_Info info) {
+  InfoKeys keys;
+  if (info == MPI_INFO_NULL) return keys;
+  int count = 0;
+  mpi_check(MPI_Info_get_nkeys(info, &count), "MPI_Info_get_nkeys");
+  for (int i = 0; i < count; ++i) {
+    char key[MPI_MAX_INFO_KEY + 1] = {};
+    mpi_check(MPI_Info_get_nthkey(info, i, key), "MPI_Info_get_nthkey");
+    int length = 0, found = 0;
+    mpi_check(MPI_Info_get_valuelen(info, key, &length, &found), std::string("MPI_Info_get_valuelen(") + key + ")");
+    if (!found) continue;
+    std::string value(static_cast<std::size_t>(length) + 1, '\0');
+    mpi_check(MPI_Info_get(info, key, length + 1, value.data(), &found), std::string("MPI_Info_get(") + key + ")");
+    value.resize(static_cast<std::size_t>(length));
+    keys.emplace_back(key, std::move(value));
+  }
+  return keys;
+}
+
 }  // namespace nwpio::detail

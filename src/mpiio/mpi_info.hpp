@@ -17,4 +17,8 @@ using InfoKeys = std::vector<std::pair<std::string, std::string>>;
 // the caller frees it. Throws Error naming the MPI call that failed.
 MPI_Info broadcast_info(const InfoKeys& keys, MPI_Comm comm);
 
+// Local: every key of `info` with its value, in the object's order (none for MPI_INFO_NULL).
+// Throws Error naming the MPI call that failed.
+InfoKeys info_keys(MPI_Info info);
+
 }  // namespace nwpio::detail

@@ -155,6 +155,34 @@ TEST(HintDerived, EveryDerivedDefaultIsOverridable) {
   EXPECT_EQ(r.settings.at("aggregators").value, "3");
 }
 
+// ROMIO fills one host up to cb_config_list's count before it takes the next: the derived count
+// per node spreads the aggregators over the nodes the file's ranks run on.
+TEST(HintDerived, AggregatorsPerNodeSpreadsThemOverTheNodes) {
+  for (const int aggregators : {1, 2, 7, 8}) {
+    for (const int nodes : {1, 2, 3, 50}) {
+      nwpio::HintOptions o;
+      o.overrides["aggregators"] = std::to_string(aggregators);
+      Resolved r = merge_levels(o, Environment{});
+      derive(r, 0, false, nodes);
+      const int per_node = std::stoi(r.settings.at("aggregators_per_node").value);
+      EXPECT_GE(per_node * nodes, aggregators) << aggregators << " on " << nodes;  // all reachable
+      EXPECT_LT((per_node - 1) * nodes, aggregators) << aggregators << " on " << nodes;  // none piled up
+    }
+  }
+  nwpio::HintOptions o;
+  o.overrides["aggregators"] = "6";
+  Resolved unknown = merge_levels(o, Environment{});
+  derive(unknown, 0);  // node count unknown: every aggregator may share one node
+  EXPECT_EQ(unknown.settings.at("aggregators_per_node").value, "6");
+  o.overrides["aggregators_per_node"] = "1";
+  Resolved fixed = merge_levels(o, Environment{});
+  derive(fixed, 0, false, 3);
+  EXPECT_EQ(fixed.settings.at("aggregators_per_node").value, "1");
+  Resolved none = merge_levels(nwpio::HintOptions{}, Environment{});
+  derive(none, 0, false, 4);
+  EXPECT_EQ(none.settings.at("aggregators_per_node").value, "default");
+}
+
 TEST(HintDerived, NothingAskedLeavesEverythingToTheImplementation) {
   Resolved r = merge_levels(nwpio::HintOptions{}, Environment{});
   derive(r, 0);

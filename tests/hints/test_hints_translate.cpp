@@ -72,10 +72,14 @@ TEST(HintTranslate, RomioKeys) {
   EXPECT_EQ(key_of(entry(es, "stripe_count")), "striping_factor");
   EXPECT_EQ(key_of(entry(es, "stripe_size")), "striping_unit");
   const Entry& agg = entry(es, "aggregators");
-  ASSERT_EQ(agg.keys.size(), 2u);
+  ASSERT_EQ(agg.keys.size(), 1u);
   EXPECT_EQ(agg.keys[0].key, "cb_nodes");
-  EXPECT_EQ(agg.keys[1].key, "cb_config_list");
-  EXPECT_EQ(agg.keys[1].value, "*:" + agg.value);
+  // The node count is unknown here: the per-node cap is the total, as ROMIO needs to reach it
+  // with every rank on one host.
+  const Entry& per_node = entry(es, "aggregators_per_node");
+  ASSERT_EQ(per_node.keys.size(), 1u);
+  EXPECT_EQ(per_node.keys[0].key, "cb_config_list");
+  EXPECT_EQ(per_node.keys[0].value, "*:" + agg.value);
   EXPECT_EQ(key_of(entry(es, "collective_write")), "romio_cb_write");
   EXPECT_EQ(entry(es, "collective_write").keys[0].value, "disable");
   EXPECT_EQ(key_of(entry(es, "data_sieving_write")), "romio_ds_write");
@@ -95,7 +99,8 @@ TEST(HintTranslate, OmpioDropsRomioKeysAndRenamesStriping) {
   const auto es = translate(r, classify(kOmpi414, "", kPrio));
   EXPECT_EQ(key_of(entry(es, "stripe_count")), "stripe_width");  // OMPIO before 4.1.6
   EXPECT_EQ(key_of(entry(es, "stripe_size")), "stripe_size");
-  EXPECT_EQ(entry(es, "aggregators").keys.size(), 1u);  // no cb_config_list
+  EXPECT_EQ(entry(es, "aggregators").keys.size(), 1u);  // cb_nodes
+  EXPECT_EQ(entry(es, "aggregators_per_node").status, "dropped");  // no cb_config_list in OMPIO
   EXPECT_EQ(key_of(entry(es, "collective_write")), "collective_buffering");
   EXPECT_EQ(entry(es, "collective_write").keys[0].value, "false");
   for (const char* name : {"data_sieving_write", "no_indep_rw", "lustre_ds_in_coll", "lustre_lockahead",
@@ -195,7 +200,7 @@ TEST(HintVerify, StatusesFromFileFactsAndLayout) {
   EXPECT_EQ(entry(el, "stripe_size").status, "mismatch");
   EXPECT_EQ(entry(el, "lustre_ds_in_coll").status, "passed");
 
-  const auto j = nlohmann::json::parse(report_json(ReportFile{"f.nc", "", true, 11, false, ""}, r, io, el, lustre, good));
+  const auto j = nlohmann::json::parse(report_json(ReportFile{"f.nc", "", true, 11, false, "", {}}, r, io, el, lustre, good));
   EXPECT_EQ(j["settings"].size(), el.size());
   EXPECT_EQ(j["info"]["cb_nodes"], r.settings.at("aggregators").value);
   EXPECT_FALSE(report_text(j.dump()).empty());

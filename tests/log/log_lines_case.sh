@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What a run prints, counted: nwpio-demo writes 3 frames, 2 per file (2 files), at the default
 # hint report, at NWPIO_HINT_REPORT=full and =off. Per file: 1 hint line by default (named by its
-# final name, never .nwpio-tmp), 1 + 13 (one per setting) in full, plus the write-behind line
-# where write-behind applies (io_form 11), 0 when off; per
+# final name, never .nwpio-tmp), 1 + 14 (one per setting) + 2 (the nodes: one line, and one per
+# node: both ranks run on this machine) in full, plus the aggregators line where MPI-IO opens the
+# file and the write-behind line where write-behind applies (both io_form 11), 0 when off; per
 # frame exactly one WRF timing line naming that frame's own date; and nothing else but the demo's
 # own 4 lines (banner, output directory, what was written, the rate).
 #   log_lines_case.sh MPIEXEC DEMO WORKDIR IO_FORM
@@ -26,8 +27,8 @@ for level in default full off; do
   case $level in
     default) want_heads=2 want_rows=0 ;;
     full)
-      want_heads=2 want_rows=26
-      [[ $io_form == 11 ]] && want_rows=28  # "write-behind: on ..." per file
+      want_heads=2 want_rows=32
+      [[ $io_form == 11 ]] && want_rows=36  # "aggregators (...)" and "write-behind: on ..." per file
       ;;
     off) want_heads=0 want_rows=0 ;;
   esac
@@ -41,4 +42,4 @@ for level in default full off; do
     echo "FAIL: $level: io_form 2 names an MPI-IO layer"; exit 1
   fi
 done
-echo "PASS: io_form $io_form: per file 1 hint line (full: 1 + 13, off: 0), per frame 1 timing line with its own date"
+echo "PASS: io_form $io_form: per file 1 hint line (full: 1 + 14 settings + 2 node lines, off: 0), per frame 1 timing line with its own date"

@@ -273,7 +273,7 @@ do_fail() {
   ((SBATCH_RC != 0)) || fail "sbatch --wait returned 0 for a job that cannot write"
   [[ $JOBSTATE == FAILED ]] || fail "job ended $JOBSTATE, expected FAILED"
   [[ $JOBEXIT != 0:0 ]] || fail "job exit code $JOBEXIT"
-  grep -qF "striping: skipped ($fstype is not Lustre)" "$LOG" || fail "log does not say that striping was skipped"
+  grep -qF "striping: skipped ($fstype is not Lustre or BeeGFS)" "$LOG" || fail "log does not say that striping was skipped"
   # nwpio's own message (rank 0 speaks for all) names the directory it could not create
   grep '^nwpio-demo: error: ' "$LOG" | grep -qF "$OUT" || fail "log.$JOBID lacks nwpio's error message naming $OUT"
   grep -q '^error: nwpio-demo failed' "$LOG" || fail "the job script did not report the failure"

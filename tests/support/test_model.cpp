@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "nwpio/wrf_conventions.hpp"
+#include "nwpio/wrf_date.hpp"
 #include "nwpio/wrf_decompose.hpp"
 
 namespace nwpio::test {
@@ -375,6 +376,16 @@ bool ncvalidator_ok(const std::string& path) {
   }
   const std::string cmd = std::string(tool) + " -q '" + path + "' > /dev/null 2>&1";
   return std::system(cmd.c_str()) == 0;
+}
+
+void write_hourly_frames(Writer& w, Model& model, int frames) {
+  for (int t = 0; t < frames; ++t) {
+    model.fill(t);
+    w.begin_frame(wrf::add_seconds("2019-06-01_00:00:00", 3600 * t));
+    model.put_all([&](const std::string& n, const void* p, DataType ty) { w.put(n, p, ty); });
+    w.end_frame();
+  }
+  w.close();
 }
 
 }  // namespace nwpio::test

@@ -16,6 +16,7 @@
 #include "nwpio/decomposition.hpp"
 #include "mpi_support.hpp"
 #include "nwpio/schema.hpp"
+#include "nwpio/writer.hpp"
 
 namespace nwpio::test {
 
@@ -62,6 +63,10 @@ class Model {
 };
 
 Decomposition make_decomposition(MPI_Comm comm, const ModelShape& shape);
+
+// `frames` frames of the model, hourly from 2019-06-01_00:00:00, every variable put from the
+// model's arrays (filled for each frame), then the stream closed.
+void write_hourly_frames(Writer& w, Model& model, int frames);
 Schema make_test_schema(const ModelShape& shape);
 
 // What a file should hold: the frames (global t) written into it, in record order.

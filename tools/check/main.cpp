@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "argument_check.hpp"
+#include "hints/file_system.hpp"
 #include "plan_run.hpp"
 #include "version_flag.hpp"
 
@@ -39,9 +40,14 @@ int main(int argc, char** argv) {
                                   "why, memory per rank and node, the time per frame (docs/SIZING.md)");
   auto* ranks = app.add_option("--ranks", plan.ranks, "--plan: MPI ranks of the run (I/O servers included)");
   auto* per_node = app.add_option("--ranks-per-node", plan.ranks_per_node, "--plan: ranks per node");
-  app.add_option("--fs", plan.fs, "--plan: file system of the output directory: lustre, gpfs or local (default lustre); "
-                                  "its shipped hint profile applies when the namelist names none")
-      ->check(CLI::IsMember({"lustre", "gpfs", "local"}));
+  app.add_option("--fs", plan.fs, "--plan: file system of the output directory (default lustre): lustre, gpfs, nfs, "
+                                  "glusterfs, beegfs, cephfs, local, or the mount table's type (nfs4, fuse.glusterfs, "
+                                  "ceph, ext4, ...); its family's shipped hint profile applies when the namelist names none")
+      ->check(CLI::Validator(
+          [](std::string& name) {
+            return nwpio::detail::hints::family_from_name(name) ? std::string() : nwpio::check::fs_choices();
+          },
+          "FS", "file system"));
   app.add_option("--memory-per-node", plan.memory_per_node_gb, "--plan: memory of a node in GB (for the writer and "
                                                                "server counts)");
   app.add_option("--bandwidth", plan.bandwidth_gbs, "--plan: the file system's write bandwidth for this job, GB/s "

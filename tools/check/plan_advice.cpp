@@ -1,4 +1,5 @@
 #include "plan_advice.hpp"
+#include "plan_file_system.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -45,21 +46,9 @@ WriterAdvice advise_writers(const DomainInputs& d, const PlanArgs& args, const H
                             const std::function<StreamMemory(int writers)>& evaluate) {
   WriterAdvice a;
   const int p = d.compute_ranks;
-  int w = 0;
-  if (args.fs == "lustre" && hints.stripe_count > 0) {
-    w = 2 * hints.stripe_count;
-    a.reasons.push_back(fmt::format(
-        "Lustre: 2 writers per storage target ({} stripes): each writer streams one contiguous slab, few enough that "
-        "extent locks do not bounce between clients (every rank writing would put {} writers on each target)",
-        hints.stripe_count, (p + hints.stripe_count - 1) / hints.stripe_count));
-  } else if (args.fs == "gpfs" || args.fs == "lustre") {
-    w = nodes;
-    a.reasons.push_back(fmt::format("{}: one writer per node ({} nodes): every node's network link writes",
-                                    args.fs == "gpfs" ? "GPFS" : "Lustre without a stripe count (directory layout)", nodes));
-  } else {
-    w = 2;
-    a.reasons.push_back("local file system: 2 writers (one disk; more writers only interleave its requests)");
-  }
+  const WriterRule rule = writer_rule(args.fs_family, hints, nodes, p);
+  int w = rule.writers;
+  a.reasons.push_back(rule.reason);
   w = std::clamp(w, 1, p);
   const double node_memory = args.memory_per_node_gb * 1e9;
   for (;;) {

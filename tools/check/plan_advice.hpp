@@ -41,8 +41,9 @@ struct WriterAdvice {
   std::vector<std::string> reasons;   // why, one line each
 };
 
-// Starts from the file system's rule (Lustre: 2 x stripe_count writers, a few per storage
-// target; GPFS: one per node; local: 2) and adds writers while a frame would need more than
+// Starts from the file system family's rule (plan_file_system.hpp: Lustre and BeeGFS 2 x
+// stripe_count writers, a few per storage target; GPFS, CephFS one per node; NFS, GlusterFS
+// one per node on up to 4 nodes; local: 2) and adds writers while a frame would need more than
 // one round (then every field is copied at put) or the busiest node would hold more than a
 // fifth of --memory-per-node. `evaluate` sizes one candidate (stream_memory).
 WriterAdvice advise_writers(const DomainInputs& d, const PlanArgs& args, const HintView& hints, int nodes,

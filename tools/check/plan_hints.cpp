@@ -14,10 +14,10 @@ std::int64_t concrete_or_zero(const std::map<std::string, detail::hints::Setting
 
 }  // namespace
 
-HintView plan_hints(const DomainInputs& d, std::int64_t expected_file_bytes, bool contiguous_writers) {
+HintView plan_hints(const DomainInputs& d, std::int64_t expected_file_bytes, bool contiguous_writers, int nodes) {
   using namespace detail::hints;
   Resolved r = merge_levels(d.options.hints, Environment::from_process());
-  derive(r, expected_file_bytes, contiguous_writers);
+  derive(r, expected_file_bytes, contiguous_writers, nodes);
   HintView v;
   v.settings = r.settings;
   v.warnings = r.warnings;

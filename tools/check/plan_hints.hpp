@@ -24,7 +24,8 @@ struct HintView {
 };
 
 // `contiguous_writers`: the frame is rearranged into contiguous slabs per writer (what the
-// Writer passes the hint layer for its default gathering).
-HintView plan_hints(const DomainInputs& d, std::int64_t expected_file_bytes, bool contiguous_writers);
+// Writer passes the hint layer for its default gathering); `nodes`: the run's nodes (over which
+// aggregators_per_node spreads the aggregators).
+HintView plan_hints(const DomainInputs& d, std::int64_t expected_file_bytes, bool contiguous_writers, int nodes);
 
 }  // namespace nwpio::check

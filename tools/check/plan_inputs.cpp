@@ -8,6 +8,7 @@
 #include "config/iofields.hpp"
 #include "config/namelist_file.hpp"
 #include "config/quilt_settings.hpp"
+#include "hints/file_system.hpp"
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_decompose.hpp"
 #include "nwpio_model/wrf_history.hpp"
@@ -75,13 +76,20 @@ void choose_profile(DomainInputs& d, const PlanArgs& args, const std::string& hi
     d.profile_note = "none found for --fs " + args.fs + " (configs/hints is not installed beside nwpio-check)";
     return;
   }
-  h.profile_file = (fs::path(hints_dir) / (args.fs + ".toml")).string();
+  h.profile_file = (fs::path(hints_dir) / (args.fs_family + ".toml")).string();
   h.profile = "default";
   d.profile_note = "[default] of " + h.profile_file + " (chosen by --fs " + args.fs +
                    "; the run uses it only with &nwpio hints_file = '" + h.profile_file + "')";
 }
 
 }  // namespace
+
+std::string fs_choices() {
+  std::string out = "expected a family (";
+  const auto names = detail::hints::family_names();
+  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
+  return out + ") or a mount type of one (nfs4, fuse.glusterfs, ceph, fuse.ceph-fuse, ext4, xfs, tmpfs, ...)";
+}
 
 std::string find_hints_dir(const char* argv0) {
   std::error_code ec;
@@ -100,9 +108,9 @@ RunInputs read_plan_inputs(const PlanArgs& args, const std::string& hints_dir) {
   if (args.ranks < 1 || args.ranks_per_node < 1) {
     throw Error(ErrorKind::InvalidArgument, "--ranks and --ranks-per-node must be at least 1");
   }
-  if (args.fs != "lustre" && args.fs != "gpfs" && args.fs != "local") {
-    throw Error(ErrorKind::InvalidArgument, "--fs " + args.fs + ": expected lustre, gpfs or local");
-  }
+  const auto family = detail::hints::family_from_name(args.fs);
+  if (!family) throw Error(ErrorKind::InvalidArgument, "--fs " + args.fs + ": " + fs_choices());
+  run.args.fs_family = std::string(detail::hints::family_name(*family));
   run.nodes = (args.ranks + args.ranks_per_node - 1) / args.ranks_per_node;
   // Relative names in the namelist (iofields_filename, hints_file) are the run directory's:
   // the namelist's own directory.
@@ -142,7 +150,7 @@ RunInputs read_plan_inputs(const PlanArgs& args, const std::string& hints_dir) {
     for (const auto& name : detail::apply_iofields(d.schema, iofields, d.options.ignore_iofields_warning, MPI_COMM_SELF)) {
       d.iofields_notes.push_back("removed by " + iofields.file + ": " + name);
     }
-    choose_profile(d, args, hints_dir);
+    choose_profile(d, run.args, hints_dir);
     run.domains.push_back(std::move(d));
   }
   return run;

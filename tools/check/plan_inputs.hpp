@@ -20,7 +20,10 @@ struct PlanArgs {
   std::string namelist;
   int ranks = 0;           // MPI ranks of the job, I/O servers included
   int ranks_per_node = 0;
-  std::string fs = "lustre";   // lustre | gpfs | local: the hint profile a run without one should use
+  // The output directory's file system as given (a family name or a mount type such as "nfs4",
+  // "fuse.glusterfs"): its family's shipped profile applies to a run without one.
+  std::string fs = "lustre";
+  std::string fs_family;       // set by read_plan_inputs: lustre, gpfs, nfs, glusterfs, beegfs, cephfs, local
   // Who writes: WRF through nwpio's io_form 11 package (fields handed over as temporaries, packed
   // or copied at put), or a model on nwpio's API ("api": arrays read at end_frame).
   std::string caller = "wrf";
@@ -52,6 +55,9 @@ struct RunInputs {
 // (configs/hints), used for --fs when neither the namelist nor NWPIO_HINTS_FILE names one.
 // Throws nwpio::Error naming the cause (bad namelist, ranks that WRF cannot split, ...).
 RunInputs read_plan_inputs(const PlanArgs& args, const std::string& hints_dir);
+
+// What --fs accepts, for its error and help text.
+std::string fs_choices();
 
 // The directory of the shipped hint profiles: <prefix>/share/nwpio/configs/hints beside an
 // installed nwpio-check, else the source tree's configs/hints; empty when neither exists.

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "nwpio/error.hpp"
+#include "plan_file_system.hpp"
 #include "plan_run.hpp"
 
 namespace nwpio::check {
@@ -78,9 +79,10 @@ std::string time_line(const FrameTime& t, double bandwidth_gbs) {
 
 void print_plan(std::ostream& out, const RunInputs& run, const std::vector<DomainPlan>& plans) {
   const PlanArgs& a = run.args;
-  out << fmt::format("nwpio-check --plan {}: {} ranks, {} per node ({} nodes), file system {}{}\n", a.namelist, a.ranks,
-                     a.ranks_per_node, run.nodes, a.fs,
+  out << fmt::format("nwpio-check --plan {}: {} ranks, {} per node ({} nodes), file system {}{}{}\n", a.namelist, a.ranks,
+                     a.ranks_per_node, run.nodes, a.fs, a.fs == a.fs_family ? "" : " (" + a.fs_family + ")",
                      a.memory_per_node_gb > 0 ? fmt::format(", {:g} GB per node", a.memory_per_node_gb) : "");
+  for (const auto& note : file_system_notes(a.fs_family)) out << "  " << note << "\n";
   for (const DomainPlan& p : plans) {
     const DomainInputs& d = *p.inputs;
     const StreamSizes& s = p.sizes;
@@ -109,7 +111,8 @@ void print_plan(std::ostream& out, const RunInputs& run, const std::vector<Domai
     if (s.traits.uses_mpiio) {
       out << "  profile      " << d.profile_note << "\n";
       out << "  striping     " << setting(p.hints, "stripe_count") << "; " << setting(p.hints, "stripe_size") << "\n";
-      out << "  MPI-IO       " << setting(p.hints, "aggregators") << "; " << setting(p.hints, "cb_buffer_size") << "; "
+      out << "  MPI-IO       " << setting(p.hints, "aggregators") << "; " << setting(p.hints, "aggregators_per_node") << "; "
+          << setting(p.hints, "cb_buffer_size") << "; "
           << setting(p.hints, "collective_write") << "; " << setting(p.hints, "header_align") << "\n";
       for (const auto& w : p.hints.warnings) out << "               warning: " << w << "\n";
       if (p.hints.collective_write && s.traits.parallel && d.options.gather != GatherMode::Direct &&
@@ -159,6 +162,7 @@ void write_plan_json(const std::string& path, const RunInputs& run, const std::v
   j["ranks_per_node"] = run.args.ranks_per_node;
   j["nodes"] = run.nodes;
   j["fs"] = run.args.fs;
+  j["fs_family"] = run.args.fs_family;
   for (const DomainPlan& p : plans) {
     const auto& s = p.sizes;
     json d;

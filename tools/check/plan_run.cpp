@@ -37,7 +37,7 @@ std::vector<DomainPlan> make_plan(const RunInputs& run) {
     p.inputs = &d;
     p.sizes = stream_sizes(d);
     const bool contiguous = contiguous_writers(d, p.sizes);
-    p.hints = plan_hints(d, p.sizes.expected_file_bytes, contiguous);
+    p.hints = plan_hints(d, p.sizes.expected_file_bytes, contiguous, run.nodes);
     if (p.sizes.traits.writes_file) {
       // The header as the stream lays it out, with the MPI_Info its file would get.
       HintOptions quiet = d.options.hints;

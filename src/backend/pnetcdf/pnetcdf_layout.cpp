@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "backend/pnetcdf/pnetcdf_check.hpp"
+#include "mpiio/mpi_info.hpp"
+#include "nwpio/error.hpp"
 
 namespace nwpio::detail {
 
@@ -70,6 +72,20 @@ LayoutFacts pnetcdf_layout_facts(int ncid, const FileLayout& layout) {
     if (layout.vars[v].record) facts.record_vars.insert(layout.vars[v].name);
   }
   facts.extent = classic_extent(layout, facts);
+  // The MPI-IO layer's keys of PnetCDF's file handle (MPI_File_get_info underneath); PnetCDF's
+  // own nc_* keys are left out (they are the alignment the facts above verify).
+  MPI_Info info = MPI_INFO_NULL;
+  if (ncmpi_inq_file_info(ncid, &info) == NC_NOERR && info != MPI_INFO_NULL) {
+    try {
+      for (auto& [key, value] : info_keys(info)) {
+        if (key.rfind("nc_", 0) != 0) facts.mpiio_info[key] = std::move(value);
+      }
+    } catch (const nwpio::Error&) {
+      facts.mpiio_info.clear();  // a report without the read-back, not a failed file
+    }
+    MPI_Info_free(&info);
+    facts.mpiio_info_source = "ncmpi_inq_file_info (MPI_File_get_info of PnetCDF's handle)";
+  }
   return facts;
 }
 
