@@ -43,7 +43,7 @@ Report report_for(const std::map<std::string, std::string>& overrides, bool mpi_
   ext4.fs_type = "ext4";
   nwpio::detail::LayoutFacts layout;
   const ReportFile file{"/out/wrfout_d01_2019-06-01_00_00_00.nwpio-tmp", "/out/wrfout_d01_2019-06-01_00_00_00", mpi_io,
-                        mpi_io ? 11 : 2, false, ""};
+                        mpi_io ? 11 : 2, false, "", {}};
   Report out;
   out.json = report_json(file, r, io, entries, ext4, layout);
   out.summary = report_summary(out.json);
