@@ -7,8 +7,9 @@
 #             against `network`, the same bytes between the same ranks with plain MPI
 #             (MPI_Isend/MPI_Irecv per peer): >= 1 means nwpio moves them as fast as MPI can
 #   blocked   the model loop (nwpio-bench model-loop: calibrated compute, a frame every M steps,
-#             io_form 11 written behind): the time the model was blocked per frame against the
-#             pack alone (the frame's pack phase in the same run)
+#             io_form 11 written behind): the time the model was blocked per frame against
+#             io_form 0's on the same nodes (nwpio's own work, exchange included, no file) and
+#             against io_form 0's on one node (the pack alone: nothing crosses a node there)
 #
 # for each node count (1 = every rank on this host), one rank per node and slot (ranks = slots:
 # Open MPI busy-polls, as on a production node), and again with `--mca mpi_yield_when_idle 1`.
@@ -91,21 +92,25 @@ done
 python3 - "$out" "${results[@]}" <<'PY'
 import json, statistics, sys
 out, tags = sys.argv[1], sys.argv[2:]
-print("%-12s %12s %12s %9s %12s %12s %9s %s" % ("run", "exchange s", "network s", "x ceil", "blocked/fr", "pack/fr",
-                                               "x pack", "spread (min-max blocked/fr)"))
+def blocked(tag, method):
+    loop = json.load(open("%s/loop_%s.json" % (out, tag)))
+    xs = [x for r in loop["runs"] if r["method"] == method for x in r["blocked_seconds"]]
+    return statistics.median(xs), min(xs), max(xs)
+print("%-10s %11s %10s %7s %13s %13s %8s %8s  %s" % ("run", "exchange s", "network s", "x ceil", "io0 blocked",
+                                                     "io11 blocked", "x io0", "x pack", "io11 min-max"))
 for tag in tags:
     b = json.load(open("%s/bench_%s.json" % (out, tag)))
     res = {r["method"]: r for r in b["results"]}
-    ex = res["null"]["phases_median_seconds"]["exchange"]
-    net = res["network"]["seconds_median"]
-    loop = json.load(open("%s/loop_%s.json" % (out, tag)))
-    runs = [r for r in loop["runs"] if r["method"] == "io11"]
-    blocked = [x for r in runs for x in r["blocked_seconds"]]
-    pack = [x for r in runs for x in r["pack_seconds"]]
-    mb, mp = statistics.median(blocked), statistics.median(pack)
-    print("%-12s %12.4f %12.4f %9.2f %12.4f %12.4f %9.2f %.4f-%.4f" % (tag, ex, net, net / ex if ex > 0 else float("nan"),
-                                                                    mb, mp, mb / mp if mp > 0 else float("nan"),
-                                                                    min(blocked), max(blocked)))
-print("x ceil: network / exchange (1 = as fast as plain MPI); x pack: blocked / pack (1 = the model waits for the pack alone)")
+    ex, net = res["null"]["phases_median_seconds"]["exchange"], res["network"]["seconds_median"]
+    io0, io11 = blocked(tag, "io0"), blocked(tag, "io11")
+    # the pack alone: io_form 0 on one node (nothing crosses a node there), same busy/yield mode
+    base = "n1_" + tag.split("_", 1)[1]
+    pack = blocked(base, "io0")[0] if base in tags else float("nan")
+    print("%-10s %11.4f %10.4f %7.2f %13.4f %13.4f %8.2f %8.2f  %.4f-%.4f" % (
+        tag, ex, net, net / ex if ex > 0 else float("nan"), io0[0], io11[0], io11[0] / io0[0], io11[0] / pack,
+        io11[1], io11[2]))
+print("x ceil: network / exchange (1: as fast as plain MPI; one node moves nothing between nodes);")
+print("x io0: the model blocked per frame with io_form 11 (written behind) / with io_form 0, same nodes;")
+print("x pack: io_form 11 blocked / io_form 0 blocked on one node (the pack alone); medians over frames")
 PY
 uptime
