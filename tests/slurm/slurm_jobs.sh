@@ -226,6 +226,15 @@ print(" ".join(out))
 EOF
 }
 
+# The shipped profile file the job scripts pick for directory $1, from the mount table here: the
+# suite's scratch is on a local disk, or on the emulated cluster's GlusterFS volume.
+profile_for() {
+  case $(findmnt -n -o FSTYPE --target "$1" | tail -1) in
+    fuse.glusterfs) echo "$SRC/configs/hints/glusterfs.toml" ;;
+    *) echo "$SRC/configs/hints/local.toml" ;;
+  esac
+}
+
 need_bin() {
   [[ -x $BUILD/bin/$1 ]] || fail "$BUILD/bin/$1 is missing: build it first (cmake --build $BUILD --target $1)"
 }
@@ -318,7 +327,7 @@ do_mini_wrf() {
     MPIIO=ompio LAUNCHER="$SRUN" OUTPUT_DIR=$OUT submit "$SRC/slurm/run_mini_wrf.sbatch"
   expect_completed
   check_timing_lines "$frames"
-  check_hint_report "$files" "$OMPIO_OR_ROMIO" "$SRC/configs/hints/local.toml" default
+  check_hint_report "$files" "$OMPIO_OR_ROMIO" "$(profile_for "$RUN")" default
   cmp -s "$src/namelist.input" "$OUT/namelist.input" || fail "the run directory's namelist.input is not the one given"
   validate_files "$OUT" "$files"
   say "mini_wrf job passed ($(elapsed))"
@@ -338,7 +347,7 @@ do_bench() {
   local json=$RUN/bench-$JOBID.json
   [[ -s $json ]] || fail "no $json"
   command -v python3 >/dev/null || fail "python3 missing (needed to read the JSON)"
-  python3 - "$json" "$methods" "$NTASKS" wrf "$OMPIO_OR_ROMIO" "$(realpath "$SRC/configs/hints/local.toml")" default <<'EOF' ||
+  python3 - "$json" "$methods" "$NTASKS" wrf "$OMPIO_OR_ROMIO" "$(realpath "$(profile_for "$RUN")")" default <<'EOF' ||
 import json, sys
 path, methods, ranks, workload, layer, hints_file, profile = sys.argv[1:]
 doc = json.load(open(path))
