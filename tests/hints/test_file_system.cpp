@@ -76,7 +76,7 @@ TEST(MountInfo, TheTopOfStackedMountsHoldsThePath) {
 }
 
 TEST(MountInfo, TheLongestContainingMountPointWinsAtPathSeparators) {
-  const auto mounts = table({kRoot, "40 27 0:50 / /scratch rw - lustre 10.0.0.1@tcp:/fs rw",
+  const auto mounts = table({kRoot, "40 27 0:50 / /scratch rw - lustre 127.0.0.2@tcp:/fs rw",
                              "41 27 0:51 / /scratch2 rw - nfs srv:/s2 rw",
                              "42 40 0:52 / /scratch/gluster rw - fuse.glusterfs h:/v rw",
                              "43 27 0:53 / /my\\040dir rw - beegfs beegfs_nodev rw"});
