@@ -23,7 +23,7 @@
 # --out      results directory (default bench/results/nodes)
 # --build    build tree with nwpio-bench (default build)
 # The cluster is brought up (--no-slurm --no-gluster) and down by this script unless one is up
-# already (NWPIO_CLUSTER_HOSTFILE set), which it then uses and leaves up.
+# already (NWPIO_CLUSTER_NODES set), which it then uses and leaves up.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
@@ -46,7 +46,7 @@ bench=$build/bin/nwpio-bench
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 max_nodes=0
 for n in $node_counts; do ((n > max_nodes)) && max_nodes=$n; done
-if [[ -z ${NWPIO_CLUSTER_HOSTFILE:-} ]] && ((max_nodes > 1)); then
+if [[ -z ${NWPIO_CLUSTER_NODES:-} ]] && ((max_nodes > 1)); then
   eval "$("$NWPIO_ROOT/scripts/emulated-cluster.sh" up --nodes "$max_nodes" --no-slurm --no-gluster)"
   own_cluster=1
 fi
@@ -63,7 +63,7 @@ trap finish EXIT
 hosts_for() {
   local n=$1 r=$2
   if ((n == 1)); then echo "localhost:$r"; return; fi
-  head -n "$n" "$NWPIO_CLUSTER_HOSTFILE" | awk -v r="$r" '{ printf "%s%s:%d", sep, $1, r; sep = "," }'
+  nwpio_cluster_hosts "$n" "$r"
 }
 
 results=()

@@ -58,7 +58,7 @@ fi
 
 BUILD=${NWPIO_BUILD_DIR:-$NWPIO_ROOT/build}
 MPICH_BUILD=${NWPIO_MPICH_BUILD_DIR:-$NWPIO_ROOT/build-mpich}
-[[ -n ${NWPIO_CLUSTER_SHARED:-} && -n ${NWPIO_CLUSTER_HOSTFILE:-} ]] ||
+[[ -n ${NWPIO_CLUSTER_SHARED:-} && -n ${NWPIO_CLUSTER_NODES:-} ]] ||
   { nwpio_log "multinode-check: no cluster (eval \"\$(scripts/emulated-cluster.sh up)\" first)"; exit 2; }
 demo=$BUILD/bin/nwpio-demo
 compare=$BUILD/bin/nwpio-compare
@@ -75,9 +75,7 @@ report() {  # report PASS|FAIL name detail
   [[ $1 == PASS ]] || failures=$((failures + 1))
 }
 
-# The first K nodes of the cluster's host file, each with its slots (Open MPI's syntax).
-hosts_of() { head -n "$1" "$NWPIO_CLUSTER_HOSTFILE" | awk '{ sub("slots=", "", $2); printf "%s%s:%s", sep, $1, $2; sep = "," }'; }
-node_names() { head -n "$1" "$NWPIO_CLUSTER_HOSTFILE" | awk '{ print $1 }'; }
+read -r -a names <<<"$NWPIO_CLUSTER_NODES"
 
 # mpirun on one node (this host, local disk) or over nodes (--host LIST, ranks dealt node by node).
 run_local() { local np=$1; shift; mpirun --oversubscribe --host "localhost:$np" -np "$np" "$@"; }
@@ -133,7 +131,7 @@ for io in ${NWPIO_MULTINODE_IO_FORMS:-11 2 13}; do
       report FAIL "$name" "the one-node run failed: $(tail -3 <<<"$log")"
       continue
     fi
-    if ! log=$(run_nodes "$(hosts_of "$nodes")" "$np" "${args[@]}" --output-dir "$out" 2>&1); then
+    if ! log=$(run_nodes "$(nwpio_cluster_hosts "$nodes" 2)" "$np" "${args[@]}" --output-dir "$out" 2>&1); then
       report FAIL "$name" "the run failed: $(tail -3 <<<"$log")"
       continue
     fi
@@ -156,8 +154,7 @@ namelist() {  # namelist FILE TASKS_PER_GROUP: the demo tests' namelist on 3 x 1
 }
 namelist "$local_work/namelist.plain" 0
 namelist "$local_work/namelist.servers" 1
-mapfile -t names < <(node_names 4)
-server_hosts="${names[0]}:1,${names[1]}:1,${names[2]}:1,${names[3]}:1"
+server_hosts=$(nwpio_cluster_hosts 4 1)
 ref=$local_work/servers-ref out=$shared_work/servers
 if log=$(run_local 3 "$demo" --namelist "$local_work/namelist.plain" --e-vert 5 --verify --output-dir "$ref" 2>&1) &&
   log=$(mpirun --oversubscribe --host "$server_hosts" --map-by slot -np 4 "$demo" --namelist "$local_work/namelist.servers" \
@@ -181,7 +178,7 @@ if [[ -x $mpich_demo ]]; then
   read -r -a hydra <<<"${NWPIO_CLUSTER_HYDRA_FLAGS:-}"
   args=("$mpich_demo" "${grid[@]}" --frames 2 --frames-per-file 1 --verify)
   if log=$(mpiexec.mpich -n 3 "${args[@]}" --output-dir "$ref" 2>&1) &&
-    log=$(mpiexec.mpich "${hydra[@]}" -hosts "$(node_names 2 | paste -sd,)" -n 3 "${args[@]}" --output-dir "$out" 2>&1); then
+    log=$(mpiexec.mpich "${hydra[@]}" -hosts "$(nwpio_cluster_hosts 2 1)" -n 3 "${args[@]}" --output-dir "$out" 2>&1); then
     diff=$(same_files "$ref" "$out") bad=$(validate_all "$out")
     if [[ -z $diff && -z $bad ]]; then
       report PASS mpich "3 ranks on 2 nodes through Hydra: the same files as on one node ($((SECONDS - t)) s)"
@@ -226,7 +223,7 @@ run_tests() {  # run_tests NAME CTEST_ARGS...: one check line for a ctest select
   fi
 }
 # A hostile directory, a killed run and a swapped folder, on the shared volume over 2 nodes.
-NWPIO_TEST_MPIEXEC_FLAGS="--host $(hosts_of 2) --map-by node" run_tests "shared-directory and kill tests" \
+NWPIO_TEST_MPIEXEC_FLAGS="--host $(nwpio_cluster_hosts 2 2) --map-by node" run_tests "shared-directory and kill tests" \
   -R '^(nwpio_shared_dir_test_np3|reliability_killed_run|reliability_folder_swap)$'
 # The job scripts of slurm/ through sbatch -N 2 on the cluster's Slurm.
 NWPIO_TEST_SLURM_CLUSTER=$SLURM_LOCAL_DIR NWPIO_TEST_SLURM_NODES=2 run_tests "job scripts, sbatch -N 2" -L slurm

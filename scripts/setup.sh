@@ -27,6 +27,16 @@ NWPIO_BUILD_PACKAGES=(cmake make ninja-build g++ gfortran pkg-config ccache
 
 nwpio_log() { echo "[nwpio] $*" >&2; }
 
+# The first COUNT nodes of the emulated cluster in the environment (NWPIO_CLUSTER_NODES, exported
+# by scripts/emulated-cluster.sh), as Open MPI's --host list with SLOTS slots each: n1:2,n2:2.
+nwpio_cluster_hosts() {
+  local count=$1 slots=$2 n hosts=()
+  for n in ${NWPIO_CLUSTER_NODES:-}; do
+    ((${#hosts[@]} < count)) && hosts+=("$n:$slots")
+  done
+  (IFS=,; echo "${hosts[*]}")
+}
+
 nwpio_install_packages() { nwpio_install_only "${NWPIO_BUILD_PACKAGES[@]}" "$@"; }
 
 nwpio_install_only() {

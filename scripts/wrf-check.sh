@@ -15,7 +15,7 @@
 #   quilt nioN        WRF built with PNETCDF_QUILT (relinked), 2 compute ranks + N I/O servers
 #                     writing through nwpio, against io_form 2
 #
-# On the emulated cluster (NWPIO_CLUSTER_HOSTFILE set: scripts/emulated-cluster.sh, as CI's
+# On the emulated cluster (NWPIO_CLUSTER_NODES set: scripts/emulated-cluster.sh, as CI's
 # multi-node stage runs it) every run's ranks go to its nodes: dealt over two nodes; the restart
 # read back with each rank on the other node than the one whose rank wrote its patch; the I/O
 # servers on a node of their own (the last ranks, as WRF places them). NWPIO_WRF_WORK then
@@ -71,9 +71,10 @@ for exe in wrf_nwpio.exe wrf_nwpio_quilt.exe; do
 done
 case_dir() { echo "$NWPIO_WRF_WORK/$1"; }
 # Node K of the emulated cluster ("" on one host): for runs placed by hand.
-node() { if [[ -n ${NWPIO_CLUSTER_HOSTFILE:-} ]]; then sed -n "${1}s/ .*//p" "$NWPIO_CLUSTER_HOSTFILE"; fi; }
+read -r -a cluster_nodes <<<"${NWPIO_CLUSTER_NODES:-}"
+node() { echo "${cluster_nodes[$1 - 1]:-}"; }
 # HOSTS for nwpio_wrf_run: "" (its default) on one host, else the given list.
-hosts() { if [[ -n ${NWPIO_CLUSTER_HOSTFILE:-} ]]; then echo "$1"; fi; }
+hosts() { if [[ -n ${NWPIO_CLUSTER_NODES:-} ]]; then echo "$1"; fi; }
 hist=wrfout_d01_0001-01-01_00:00:00
 hist11=wrfout_d01_0001-01-01_00_00_00
 

@@ -7,7 +7,7 @@
 #                                      namelist with the edits, EXE as wrf.exe, and the initial
 #                                      state from ideal.exe (made once per grid under $NWPIO_WRF_WORK)
 #   nwpio_wrf_run DIR NP [HOSTS]       mpirun -np NP wrf.exe in DIR; fails unless WRF says SUCCESS.
-#                                      On the emulated cluster (NWPIO_CLUSTER_HOSTFILE set, see
+#                                      On the emulated cluster (NWPIO_CLUSTER_NODES set, see
 #                                      scripts/emulated-cluster.sh) the ranks go to its nodes: to
 #                                      HOSTS (Open MPI's --host list, ranks in its order) when
 #                                      given, else dealt node by node over the first two nodes
@@ -72,10 +72,10 @@ nwpio_wrf_case() {
 
 nwpio_wrf_run() {
   local dir=$1 np=$2 hosts=${3:-} place=()
-  if [[ -n ${NWPIO_CLUSTER_HOSTFILE:-} ]]; then
-    [[ -n $hosts ]] || hosts=$(head -n 2 "$NWPIO_CLUSTER_HOSTFILE" | awk -v np="$np" '{ printf "%s%s:%d", sep, $1, (np + 1) / 2; sep = "," }')
-    place=(--host "$hosts" --map-by node)
-    [[ -n ${3:-} ]] && place=(--host "$hosts" --map-by slot)
+  if [[ -n $hosts ]]; then
+    place=(--host "$hosts" --map-by slot)
+  elif [[ -n ${NWPIO_CLUSTER_NODES:-} ]]; then
+    place=(--host "$(nwpio_cluster_hosts 2 $(((np + 1) / 2)))" --map-by node)
   fi
   (cd "$dir" && rm -f rsl.* && { ulimit -s unlimited 2>/dev/null || ulimit -s "$(ulimit -H -s)"; } && "${NWPIO_WRF_MPIRUN[@]}" "${place[@]}" -np "$np" ./wrf.exe >run.log 2>&1)
   if ! grep -q "SUCCESS COMPLETE WRF" "$dir/rsl.out.0000" 2>/dev/null; then
