@@ -69,22 +69,8 @@ class NetworkMethod final : public Method {
 
   void run(const CaseContext& ctx, int) override {
     requests_.clear();
-    for (int r = 0; r < ctx.size; ++r) {
-      const auto i = static_cast<std::size_t>(r);
-      if (plan_.recv_counts[i] == 0) continue;
-      requests_.emplace_back(MPI_REQUEST_NULL);
-      mpi_check(MPI_Irecv(recv_.get() + plan_.recv_displs[i], plan_.recv_counts[i], MPI_BYTE, r, 0, ctx.comm,
-                          &requests_.back()),
-                "MPI_Irecv");
-    }
-    for (int r = 0; r < ctx.size; ++r) {
-      const auto i = static_cast<std::size_t>(r);
-      if (plan_.send_counts[i] == 0) continue;
-      requests_.emplace_back(MPI_REQUEST_NULL);
-      mpi_check(MPI_Isend(send_.get() + plan_.send_displs[i], plan_.send_counts[i], MPI_BYTE, r, 0, ctx.comm,
-                          &requests_.back()),
-                "MPI_Isend");
-    }
+    post(ctx, plan_.recv_counts, plan_.recv_displs, recv_.get(), MPI_Irecv, "MPI_Irecv");
+    post(ctx, plan_.send_counts, plan_.send_displs, send_.get(), MPI_Isend, "MPI_Isend");
     mpi_check(MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
   }
 
@@ -101,6 +87,18 @@ class NetworkMethod final : public Method {
   }
 
  private:
+  // One nonblocking call (MPI_Irecv or MPI_Isend) per peer with bytes to move.
+  template <class Buffer, class Call>
+  void post(const CaseContext& ctx, const std::vector<int>& counts, const std::vector<int>& displs, Buffer* base,
+            Call call, const char* what) {
+    for (int r = 0; r < ctx.size; ++r) {
+      const auto i = static_cast<std::size_t>(r);
+      if (counts[i] == 0) continue;
+      requests_.emplace_back(MPI_REQUEST_NULL);
+      mpi_check(call(base + displs[i], counts[i], MPI_BYTE, r, 0, ctx.comm, &requests_.back()), what);
+    }
+  }
+
   detail::StreamLayout layout_;
   detail::RankRounds plan_;
   std::int64_t bytes_ = 0;
