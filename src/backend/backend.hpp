@@ -25,6 +25,7 @@
 #include "layout/file_layout.hpp"
 #include "nwpio/options.hpp"
 #include "layout/layout_facts.hpp"
+#include "util/fault_injection.hpp"
 
 namespace nwpio::detail {
 
@@ -131,6 +132,35 @@ class Backend {
   // after an error). The partly written file stays under its temporary name. The destructor
   // of a backend must not be collective either (it runs after abandon()).
   virtual void abandon() noexcept {}
+
+  // Tests (util/fault_injection.hpp): the stream's armed faults, checked at this backend's local
+  // steps that can fail on one rank alone; `rank`: this rank in the backend's communicator.
+  // `faults` outlives the backend. Without it nothing is checked.
+  void use_faults(FaultInjector* faults, int rank) noexcept {
+    faults_ = faults;
+    fault_rank_ = rank;
+  }
+
+ protected:
+  // Tests: throws the fault armed for `phase` on this rank; with `drop`, after drop() forgot what
+  // the step gave (a handle the failed step would not have given).
+  void fault(FaultPhase phase) const {
+    fault(phase, [] {});
+  }
+  template <class Drop>
+  void fault(FaultPhase phase, Drop drop) const {
+    if (faults_ == nullptr) return;
+    try {
+      faults_->check(phase, fault_rank_);
+    } catch (...) {
+      drop();
+      throw;
+    }
+  }
+
+ private:
+  FaultInjector* faults_ = nullptr;
+  int fault_rank_ = 0;
 };
 
 // Compact placement of a layout: fixed-size variables first, then the record variables, back

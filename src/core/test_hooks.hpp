@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-#include "core/fault_injection.hpp"
+#include "util/fault_injection.hpp"
 
 namespace nwpio::detail {
 

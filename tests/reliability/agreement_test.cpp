@@ -3,8 +3,12 @@
 // Every rank must get the same Error (kind and text, naming the failing rank), quickly (no rank
 // waits in a collective the failed rank never joins: a hang would hit the ctest TIMEOUT, and
 // each failing call must return within kQuick), and no incomplete file may take a final name.
-// Faults come from src/core/fault_injection.hpp (test-only, handed to the stream through
+// Faults come from src/util/fault_injection.hpp (test-only, handed to the stream through
 // the stream's private context and armed here on every rank; only the named rank fails).
+// The second suite (BackendStep) fails a backend's own local step on one rank: the library's
+// open of a new file, the rank's slab handle, the close of its slab descriptor.
+#include <stdlib.h>
+
 #include <chrono>
 
 #include "api/stream_context.hpp"
@@ -142,6 +146,10 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
           EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
         }
         break;
+      case FaultPhase::CreateOpen:
+      case FaultPhase::SlabOpen:
+      case FaultPhase::SlabClose:
+        FAIL() << "a backend's step: see the suite BackendStep";
     }
     w.close();
     // Whatever failed: file 0 intact and exact, nothing incomplete under a final name.
@@ -204,6 +212,97 @@ TEST(AgreementAbandon, CompleteFileWaitingForItsCommitGetsItsFinalName) {
   }
   expect_no_incomplete_final_file(dir);
 }
+
+// One local step of a backend that can fail on one rank alone.
+struct BackendCase {
+  FaultPhase phase;
+  IoForm io_form;
+  bool collective_writes;  // slabs through the second MPI-IO handle (else each writer's descriptor)
+  bool behind;             // write_behind
+  const char* name;
+  bool pnetcdf_safe_mode = false;  // PNETCDF_SAFE_MODE=1: PnetCDF's own steps after its open agree
+};
+
+class BackendStep : public ::testing::TestWithParam<BackendCase> {};
+
+// The step fails on one rank (the last, then rank 0): every rank gets the same error, quickly (a
+// rank waiting in a collective the failed rank never joins would hang until the ctest TIMEOUT),
+// nothing incomplete takes a final name, and the stream goes on where the failure allows it (a
+// failed open: the frame is retried).
+TEST_P(BackendStep, OneRankFailsEveryRankGetsTheSameError) {
+  const BackendCase& b = GetParam();
+  if (b.pnetcdf_safe_mode) ::setenv("PNETCDF_SAFE_MODE", "1", 1);
+  const int format = b.io_form == IoForm::NetcdfParallel ? NC_FORMAT_NETCDF4 : NC_FORMAT_64BIT_OFFSET;
+  for (int failing : {nranks() - 1, 0}) {
+    const Case c{b.phase, failing};
+    SCOPED_TRACE(std::string(b.name) + "_rank" + std::to_string(failing));
+    const std::string dir = fresh_dir("step_" + std::string(b.name) + "_rank" + std::to_string(failing));
+    ModelShape shape;
+    Model model(world(), shape);
+    auto hooks = std::make_shared<detail::TestHooks>();
+    OutputOptions o = options_for(dir);
+    o.frames_per_file = 2;
+    o.io_form = b.io_form;
+    o.nocolons = true;  // io_form 13 under ROMIO: WRF's dated names keep no ':'
+    o.write_behind = b.behind;
+    if (b.collective_writes) o.hints.overrides["collective_write"] = "true";
+    Writer w = hooked_writer(model, o, hooks);
+    write_frame(w, model, 0);
+    write_frame(w, model, 1);  // file 0 complete before any fault
+
+    hooks->faults.arm(b.phase, failing);
+    model.fill(2);
+    if (b.phase == FaultPhase::SlabClose) {
+      // File 1 is full after frame 3; the close of one writer's descriptor fails: no final name.
+      write_frame(w, model, 2);
+      w.begin_frame(date_at(3));
+      put_all(w, model);
+      expect_injected(*hooks, c, [&] { w.end_frame(); });
+      w.close();
+      MPI_Barrier(world());
+      if (my_rank() == 0) {
+        EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a file whose close failed took its final name";
+        EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
+      }
+    } else {
+      // The file's open failed: the frame never began, nothing of file 1 stays, and the frame
+      // is retried.
+      expect_injected(*hooks, c, [&] { w.begin_frame(date_at(2)); });
+      MPI_Barrier(world());
+      if (my_rank() == 0) {
+        EXPECT_FALSE(fs::exists(file_at(dir, 2)));
+        EXPECT_FALSE(fs::exists(temp_of(file_at(dir, 2)))) << "a failed open leaves no temporary file";
+      }
+      write_frame(w, model, 2);
+      write_frame(w, model, 3);
+      expect_complete(file_at(dir, 2), {2, 3}, model, shape, format);
+    }
+    w.close();
+    expect_complete(file_at(dir, 0), {0, 1}, model, shape, format);
+    expect_no_incomplete_final_file(dir);
+  }
+  ::unsetenv("PNETCDF_SAFE_MODE");
+}
+
+std::vector<BackendCase> backend_cases() {
+  std::vector<BackendCase> c = {
+      {FaultPhase::CreateOpen, IoForm::Pnetcdf, false, true, "create_open_io11"},
+      // In safe mode PnetCDF's define step (ncmpi_enddef) is collective: nothing may reach it
+      // before every rank's open is known to have succeeded.
+      {FaultPhase::CreateOpen, IoForm::Pnetcdf, false, true, "create_open_io11_safe_mode", true},
+      {FaultPhase::SlabOpen, IoForm::Pnetcdf, false, true, "slab_open_descriptor"},
+      {FaultPhase::SlabOpen, IoForm::Pnetcdf, true, false, "slab_open_mpiio"},
+      {FaultPhase::SlabClose, IoForm::Pnetcdf, false, true, "slab_close_behind"},
+      {FaultPhase::SlabClose, IoForm::Pnetcdf, false, false, "slab_close"},
+  };
+#ifdef NWPIO_HAVE_NETCDF_PAR
+  c.push_back({FaultPhase::CreateOpen, IoForm::NetcdfParallel, false, false, "create_open_io13"});
+#endif
+  return c;
+}
+
+INSTANTIATE_TEST_SUITE_P(Steps, BackendStep, ::testing::ValuesIn(backend_cases()),
+                         [](const auto& param_info) { return std::string(param_info.param.name); });
 
 INSTANTIATE_TEST_SUITE_P(Phases, Agreement,
                          ::testing::Values(FaultPhase::Open, FaultPhase::Define, FaultPhase::Put, FaultPhase::EndFrame,

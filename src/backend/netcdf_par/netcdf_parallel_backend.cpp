@@ -44,6 +44,7 @@ class NetcdfParallelBackend final : public Backend {
     // nc_create_par is collective: every rank calls it, and all agree on the outcome.
     run_and_agree(comm_, [&] {
       netcdf_check(nc_create_par(path.c_str(), NC_NETCDF4 | NC_CLOBBER, comm_, info, &id), "nc_create_par", path);
+      fault(FaultPhase::CreateOpen);  // tests: this rank fails after the open
     });
     ncid_ = id;
     try {

@@ -77,6 +77,7 @@ class PnetcdfBackend final : public Backend {
     int ncid = -1;
     check(ncmpi_create(comm_, path.c_str(), mode, info, &ncid), "ncmpi_create");
     ncid_ = ncid;
+    fault(FaultPhase::CreateOpen);  // tests: this rank fails after the open
     std::vector<int> dimids;
     for (const auto& d : layout.dims) {
       int id = -1;
@@ -104,10 +105,15 @@ class PnetcdfBackend final : public Backend {
     if (independent_slabs_) {
       fd_ = ::open(path_.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
       if (fd_ < 0) throw Error(ErrorKind::Io, "open " + path_ + " for the slab writes: " + std::strerror(errno));
+      fault(FaultPhase::SlabOpen, [&] {  // tests: this rank's open failed
+        ::close(fd_);
+        fd_ = -1;
+      });
     } else {
       MPI_File fh = MPI_FILE_NULL;
       mpi_io_check(MPI_File_open(comm_, path_.c_str(), MPI_MODE_WRONLY, info_, &fh), "MPI_File_open");
       fh_ = fh;
+      fault(FaultPhase::SlabOpen, [&] { fh_ = MPI_FILE_NULL; });  // tests: this rank's open failed
     }
     record_stride_ = p.record_stride;
     return p;
@@ -215,6 +221,7 @@ class PnetcdfBackend final : public Backend {
       const int fd = fd_;
       fd_ = -1;
       if (::close(fd) != 0) throw Error(ErrorKind::Io, "close " + path_ + ": " + std::strerror(errno));
+      fault(FaultPhase::SlabClose);  // tests: the close failed (the descriptor is released)
     }
     if (fh_ != MPI_FILE_NULL) {  // first: its data is complete before PnetCDF's last header write
       MPI_File fh = fh_;
