@@ -84,9 +84,12 @@ class Backend {
  public:
   virtual ~Backend() = default;
 
-  // Collective. Creates `path` (clobbering), defines dims, vars, attributes, NOFILL, and
-  // leaves define mode. `hints.info` carries the MPI-IO / PnetCDF hints (may be MPI_INFO_NULL).
-  // Throws Error naming the call, the file and the library's message.
+  // Collective. Creates `path`, defines dims, vars, attributes, NOFILL, and leaves define mode.
+  // Nothing is at `path` (the caller made way for it: util/temp_files.hpp), and the library's
+  // create is the file's first: for the MPI-IO backends its MPI_File_open with MPI_MODE_CREATE
+  // and `hints.info` (may be MPI_INFO_NULL), so that a layer that lays a file out only when its
+  // open creates it (Lustre striping) does. Throws Error naming the call, the file and the
+  // library's message.
   virtual void create(const std::string& path, const FileLayout& layout, const FileHints& hints) = 0;
 
   // Collective, after create(), by plans that hand over slabs: where rows go (see

@@ -41,7 +41,11 @@ class NetcdfParallelBackend final : public Backend {
     layout_ = layout;
     path_ = path;
     int id = -1;
-    // nc_create_par is collective: every rank calls it, and all agree on the outcome.
+    // nc_create_par is collective: every rank calls it, and all agree on the outcome. Nothing is
+    // at `path` (Backend::create), so HDF5's MPI_File_open with MPI_MODE_CREATE creates the
+    // file. NC_CLOBBER, not NC_NOCLOBBER: netCDF-C answers NC_NOCLOBBER with an fopen(3) check
+    // on every rank, which can see the file rank 0 has just created and fail on that rank
+    // alone, and with MPI_MODE_EXCL, which OMPIO's Lustre driver refuses after laying the file out.
     run_and_agree(comm_, [&] {
       netcdf_check(nc_create_par(path.c_str(), NC_NETCDF4 | NC_CLOBBER, comm_, info, &id), "nc_create_par", path);
       fault(FaultPhase::CreateOpen);  // tests: this rank fails after the open

@@ -73,7 +73,11 @@ class PnetcdfBackend final : public Backend {
     if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
     if (info != MPI_INFO_NULL) MPI_Info_dup(info, &info_);  // the same hints for the slab handle
     independent_slabs_ = hints.independent_writes;
-    const int mode = NC_CLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
+    // NC_NOCLOBBER: nothing is there (Backend::create); should something appear meanwhile, the
+    // create fails (NC_EEXIST) instead of truncating it. PnetCDF then opens with MPI_MODE_CREATE
+    // (1.12 checks the name with access(2) on rank 0 first, where MPI_MODE_EXCL would make
+    // OMPIO's Lustre driver refuse the file it just laid out).
+    const int mode = NC_NOCLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
     int ncid = -1;
     check(ncmpi_create(comm_, path.c_str(), mode, info, &ncid), "ncmpi_create");
     ncid_ = ncid;
