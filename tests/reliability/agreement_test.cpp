@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include <chrono>
+#include <stdexcept>
 
 #include "api/stream_context.hpp"
 #include "core/test_hooks.hpp"
@@ -67,6 +68,37 @@ void expect_stopped_and_temporary(Writer& w, int next_frame, const std::string& 
   }
 }
 
+// File 0 (frames 0, 1) is written; the fault is armed for the open of file 1 (frame 2): the
+// frame never begins, nothing of file 1 stays, and the frame is retried; file 1 is then whole.
+void expect_failed_open_is_retried(Writer& w, Model& model, const ModelShape& shape, detail::TestHooks& hooks,
+                                   const Case& c, const std::string& dir, int format = NC_FORMAT_64BIT_OFFSET) {
+  expect_injected(hooks, c, [&] { w.begin_frame(date_at(2)); });
+  MPI_Barrier(world());
+  if (my_rank() == 0) {
+    EXPECT_FALSE(fs::exists(file_at(dir, 2)));
+    EXPECT_FALSE(fs::exists(temp_of(file_at(dir, 2)))) << "a failed open leaves no temporary file";
+  }
+  write_frame(w, model, 2);
+  write_frame(w, model, 3);
+  expect_complete(file_at(dir, 2), {2, 3}, model, shape, format);
+}
+
+// File 0 (frames 0, 1) is written; the fault is armed for the close of file 1, which is full
+// after frame 3: the close fails on every rank, and file 1 keeps its temporary name.
+void expect_failed_close_keeps_temporary(Writer& w, Model& model, detail::TestHooks& hooks, const Case& c,
+                                         const std::string& dir) {
+  write_frame(w, model, 2);
+  w.begin_frame(date_at(3));
+  put_all(w, model);
+  expect_injected(hooks, c, [&] { w.end_frame(); });
+  w.close();
+  MPI_Barrier(world());
+  if (my_rank() == 0) {
+    EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a file whose close failed took its final name";
+    EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
+  }
+}
+
 class Agreement : public ::testing::TestWithParam<FaultPhase> {};
 
 TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
@@ -90,16 +122,7 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
     switch (phase) {
       case FaultPhase::Open:
       case FaultPhase::Define:
-        // The frame never began; nothing of file 1 stays. The same frame can be retried.
-        expect_injected(*hooks, c, [&] { w.begin_frame(date_at(2)); });
-        MPI_Barrier(world());
-        if (my_rank() == 0) {
-          EXPECT_FALSE(fs::exists(file_at(dir, 2)));
-          EXPECT_FALSE(fs::exists(temp_of(file_at(dir, 2)))) << "a failed create leaves no temporary file";
-        }
-        write_frame(w, model, 2);
-        write_frame(w, model, 3);
-        expect_complete(file_at(dir, 2), {2, 3}, model, shape);
+        expect_failed_open_is_retried(w, model, shape, *hooks, c, dir);
         break;
       case FaultPhase::Put:
         // put() throws on the failing rank only; end_frame raises it everywhere; nothing was
@@ -134,17 +157,7 @@ TEST_P(Agreement, OneRankFailsEveryRankGetsTheSameError) {
         expect_stopped_and_temporary(w, 4, file_at(dir, 2), "a file whose write-behind failed took its final name");
         break;
       case FaultPhase::Close:
-        // The file is full after frame 3; its close fails on one rank: no final name.
-        write_frame(w, model, 2);
-        w.begin_frame(date_at(3));
-        put_all(w, model);
-        expect_injected(*hooks, c, [&] { w.end_frame(); });
-        w.close();
-        MPI_Barrier(world());
-        if (my_rank() == 0) {
-          EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a file whose close failed took its final name";
-          EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
-        }
+        expect_failed_close_keeps_temporary(w, model, *hooks, c, dir);
         break;
       case FaultPhase::CreateOpen:
       case FaultPhase::SlabOpen:
@@ -213,6 +226,33 @@ TEST(AgreementAbandon, CompleteFileWaitingForItsCommitGetsItsFinalName) {
   expect_no_incomplete_final_file(dir);
 }
 
+#ifdef NWPIO_HAVE_NETCDF_PAR
+TEST(AgreementAbandon, ParallelNetcdf4FileAbandonedDuringUnwindingKeepsItsTemporaryName) {
+  // io_form 13: the Writer dies during unwinding with a file open (a frame of two written): its
+  // backend forgets the file (nc_close is collective), which keeps its temporary name; HDF5 still
+  // holds it and closes it in MPI_Finalize (on every rank alike), which must end (this binary's
+  // exit, under OMPIO and under ROMIO).
+  const std::string dir = fresh_dir("agree_abandon_io13");
+  ModelShape shape;
+  Model model(world(), shape);
+  OutputOptions o = options_for(dir);
+  o.io_form = IoForm::NetcdfParallel;
+  o.nocolons = true;
+  o.frames_per_file = 2;
+  try {
+    Writer w(model.decomposition(), model.schema(), o);
+    write_frame(w, model, 0);
+    throw std::runtime_error("model failed");
+  } catch (const std::runtime_error&) {
+  }
+  MPI_Barrier(world());
+  if (my_rank() == 0) {
+    EXPECT_FALSE(fs::exists(file_at(dir, 0)));
+    EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 0))));
+  }
+}
+#endif
+
 // One local step of a backend that can fail on one rank alone.
 struct BackendCase {
   FaultPhase phase;
@@ -253,29 +293,9 @@ TEST_P(BackendStep, OneRankFailsEveryRankGetsTheSameError) {
     hooks->faults.arm(b.phase, failing);
     model.fill(2);
     if (b.phase == FaultPhase::SlabClose) {
-      // File 1 is full after frame 3; the close of one writer's descriptor fails: no final name.
-      write_frame(w, model, 2);
-      w.begin_frame(date_at(3));
-      put_all(w, model);
-      expect_injected(*hooks, c, [&] { w.end_frame(); });
-      w.close();
-      MPI_Barrier(world());
-      if (my_rank() == 0) {
-        EXPECT_FALSE(fs::exists(file_at(dir, 2))) << "a file whose close failed took its final name";
-        EXPECT_TRUE(fs::exists(temp_of(file_at(dir, 2))));
-      }
+      expect_failed_close_keeps_temporary(w, model, *hooks, c, dir);
     } else {
-      // The file's open failed: the frame never began, nothing of file 1 stays, and the frame
-      // is retried.
-      expect_injected(*hooks, c, [&] { w.begin_frame(date_at(2)); });
-      MPI_Barrier(world());
-      if (my_rank() == 0) {
-        EXPECT_FALSE(fs::exists(file_at(dir, 2)));
-        EXPECT_FALSE(fs::exists(temp_of(file_at(dir, 2)))) << "a failed open leaves no temporary file";
-      }
-      write_frame(w, model, 2);
-      write_frame(w, model, 3);
-      expect_complete(file_at(dir, 2), {2, 3}, model, shape, format);
+      expect_failed_open_is_retried(w, model, shape, *hooks, c, dir, format);
     }
     w.close();
     expect_complete(file_at(dir, 0), {0, 1}, model, shape, format);

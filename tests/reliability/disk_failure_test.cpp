@@ -83,6 +83,16 @@ void close_quietly(std::unique_ptr<Writer>& w) {
   w.reset();
 }
 
+// Frame t (begin, put, end) must fail with the same Error on every rank.
+std::optional<Error> expect_frame_fails(Writer& w, Model& model, int t) {
+  model.fill(t);
+  return expect_same_error([&] {
+    w.begin_frame(date_at(t));
+    put_all(w, model);
+    w.end_frame();
+  });
+}
+
 // The text every failure message must carry: the file (its final name; the temporary name
 // contains it) and the system's reason (any of the spellings the layers use for one errno).
 void expect_names_file_and_reason(const Error& e, const std::string& final_path, std::initializer_list<const char*> reasons) {
@@ -199,12 +209,7 @@ TEST(DiskFailure, NoInodeLeftFailsEverywhere) {
     }
   }
   MPI_Barrier(world());
-  model.fill(1);
-  const auto e = expect_same_error([&] {
-    w->begin_frame(date_at(1));
-    put_all(*w, model);
-    w->end_frame();
-  });
+  const auto e = expect_frame_fails(*w, model, 1);
   if (e) expect_names_file_and_reason(*e, file_at(mnt, 1), {"No space left on device", "ENOSPC"});
   close_quietly(w);
   MPI_Barrier(world());
@@ -230,12 +235,7 @@ TEST(DiskFailure, ReadOnlyFileSystemFailsEverywhere) {
   }
   {
     MountGuard guard{dir};
-    model.fill(1);
-    const auto e = expect_same_error([&] {
-      w->begin_frame(date_at(1));
-      put_all(*w, model);
-      w->end_frame();
-    });
+      const auto e = expect_frame_fails(*w, model, 1);
     if (e) expect_names_file_and_reason(*e, file_at(dir, 1), {"Read-only file system", "EROFS", "read-only"});
     close_quietly(w);
     expect_complete(file_at(dir, 0), {0}, model, shape);
@@ -274,12 +274,7 @@ TEST(DiskFailure, ReadOnlyBetweenTheCheckAndTheCreateFailsEverywhere) {
         ADD_FAILURE() << "remount read-only: " << std::strerror(errno);
       }
     };
-    model.fill(1);
-    const auto e = expect_same_error([&] {
-      w->begin_frame(date_at(1));
-      put_all(*w, model);
-      w->end_frame();
-    });
+      const auto e = expect_frame_fails(*w, model, 1);
     if (e) expect_names_file_and_reason(*e, file_at(dir, 1), {"Read-only file system"});
     close_quietly(w);
     MPI_Barrier(world());
@@ -305,12 +300,7 @@ TEST(DiskFailure, DirectoryNotWritableFailsEverywhere) {
   if (root) {
     ASSERT_EQ(::seteuid(nobody), 0) << std::strerror(errno);
   }
-  model.fill(1);
-  const auto e = expect_same_error([&] {
-    w->begin_frame(date_at(1));
-    put_all(*w, model);
-    w->end_frame();
-  });
+  const auto e = expect_frame_fails(*w, model, 1);
   if (root) {
     ASSERT_EQ(::seteuid(0), 0) << std::strerror(errno);
   }
@@ -333,12 +323,7 @@ TEST(DiskFailure, DirectoryRemovedBetweenFramesFailsEverywhere) {
   wait_until_committed(file_at(dir, 0));
   if (my_rank() == 0) fs::rename(dir, moved);  // e.g. an operator's cleanup script
   MPI_Barrier(world());
-  model.fill(1);
-  const auto e = expect_same_error([&] {
-    w->begin_frame(date_at(1));
-    put_all(*w, model);
-    w->end_frame();
-  });
+  const auto e = expect_frame_fails(*w, model, 1);
   if (e) expect_names_file_and_reason(*e, file_at(dir, 1), {"No such file or directory", "ENOENT", "does not exist"});
   close_quietly(w);
   MPI_Barrier(world());
