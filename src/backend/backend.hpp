@@ -25,6 +25,7 @@
 #include "layout/file_layout.hpp"
 #include "nwpio/options.hpp"
 #include "layout/layout_facts.hpp"
+#include "util/fault_injection.hpp"
 
 namespace nwpio::detail {
 
@@ -83,9 +84,12 @@ class Backend {
  public:
   virtual ~Backend() = default;
 
-  // Collective. Creates `path` (clobbering), defines dims, vars, attributes, NOFILL, and
-  // leaves define mode. `hints.info` carries the MPI-IO / PnetCDF hints (may be MPI_INFO_NULL).
-  // Throws Error naming the call, the file and the library's message.
+  // Collective. Creates `path`, defines dims, vars, attributes, NOFILL, and leaves define mode.
+  // Nothing is at `path` (the caller made way for it: util/temp_files.hpp), and the library's
+  // create is the file's first: for the MPI-IO backends its MPI_File_open with MPI_MODE_CREATE
+  // and `hints.info` (may be MPI_INFO_NULL), so that a layer that lays a file out only when its
+  // open creates it (Lustre striping) does. Throws Error naming the call, the file and the
+  // library's message.
   virtual void create(const std::string& path, const FileLayout& layout, const FileHints& hints) = 0;
 
   // Collective, after create(), by plans that hand over slabs: where rows go (see
@@ -131,6 +135,35 @@ class Backend {
   // after an error). The partly written file stays under its temporary name. The destructor
   // of a backend must not be collective either (it runs after abandon()).
   virtual void abandon() noexcept {}
+
+  // Tests (util/fault_injection.hpp): the stream's armed faults, checked at this backend's local
+  // steps that can fail on one rank alone; `rank`: this rank in the backend's communicator.
+  // `faults` outlives the backend. Without it nothing is checked.
+  void use_faults(FaultInjector* faults, int rank) noexcept {
+    faults_ = faults;
+    fault_rank_ = rank;
+  }
+
+ protected:
+  // Tests: throws the fault armed for `phase` on this rank; with `drop`, after drop() forgot what
+  // the step gave (a handle the failed step would not have given).
+  void fault(FaultPhase phase) const {
+    fault(phase, [] {});
+  }
+  template <class Drop>
+  void fault(FaultPhase phase, Drop drop) const {
+    if (faults_ == nullptr) return;
+    try {
+      faults_->check(phase, fault_rank_);
+    } catch (...) {
+      drop();
+      throw;
+    }
+  }
+
+ private:
+  FaultInjector* faults_ = nullptr;
+  int fault_rank_ = 0;
 };
 
 // Compact placement of a layout: fixed-size variables first, then the record variables, back

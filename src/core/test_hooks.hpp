@@ -4,8 +4,9 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 
-#include "core/fault_injection.hpp"
+#include "util/fault_injection.hpp"
 
 namespace nwpio::detail {
 
@@ -18,6 +19,10 @@ struct TestHooks {
   // and rename) before running it, so a test can act while a complete file waits to be committed.
   // Abandoning the stream ends the hold; a test clears it before anything waits for the files.
   std::atomic<bool> hold_commits{false};
+  // Run by rank 0 after it made the private folder ready for a new file and before the library
+  // creates it, so a test can change the file system in between (turn it read-only: the
+  // library's create then fails, and its error must still carry the system's reason).
+  std::function<void()> before_create;
 };
 
 }  // namespace nwpio::detail

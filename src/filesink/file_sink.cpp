@@ -34,6 +34,7 @@ FileSink::FileSink(FileSinkSetup setup, bool own_commits)
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
   run_and_agree(comm_, [&] { backend_ = make_backend(setup_.traits, comm_); });
+  if (setup_.hooks) backend_->use_faults(&setup_.hooks->faults, rank_);
 }
 
 FileSink::~FileSink() = default;

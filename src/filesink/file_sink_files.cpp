@@ -37,69 +37,63 @@ std::int64_t expected_file_bytes(const StreamLayout& layout, const OutputOptions
 
 }  // namespace
 
-void FileSink::open_file(const FileName& file) {
+// Every rank holds the private folder `file` is created in (temp_files.hpp), made ready by rank
+// 0; null when the backend writes no file.
+std::shared_ptr<const PrivateDir> FileSink::hold_folder(const FileName& file, const std::string& temp_name) {
   const std::string dir = folder_of(file.path);
-  const std::string name = std::filesystem::path(file.path).filename().string();
-  const std::string temp_name = name + std::string(kTemporarySuffix);
   std::shared_ptr<const PrivateDir> folder;
-  // Rank 0 creates the temporary file itself first, exclusively, in the user's private folder:
-  // a folder that cannot take it (missing, read-only, no permission, no inode left, a name
-  // planted by someone else) is an error with the system's own reason, before any library opens
-  // it (PnetCDF maps these to its own codes: "NetCDF: Write to read only").
-  try {
-    run_and_agree(comm_, [&] {
-      fault(FaultPhase::Open);
-      if (rank_ != 0 || !setup_.traits.writes_file) return;
-      if (options_.noclobber && std::filesystem::exists(std::filesystem::symlink_status(file.path))) {
-        throw Error(ErrorKind::Io, "file " + file.path + " exists and noclobber is set");
-      }
-      try {
-        folder = make_with_file(dir, temp_name);
-      } catch (const Error& e) {
-        throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
-      }
-    });
-    // Every other rank holds the same folder, looked up by its name once and compared with rank
-    // 0's (temp_files.hpp): a name someone swapped meanwhile is an error on every rank, never a
-    // path into another folder.
-    if (setup_.traits.writes_file) {
-      std::uint64_t inode = folder ? folder->inode() : 0;
-      mpi_check(MPI_Bcast(&inode, 1, MPI_UINT64_T, 0, comm_), "MPI_Bcast(private folder)");
-      run_and_agree(comm_, [&] {
-        if (rank_ == 0) return;
-        try {
-          folder = PrivateDir::join(dir, inode);
-        } catch (const Error& e) {
-          throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
-        }
-      });
-    }
-  } catch (const Error&) {
-    if (folder && rank_ == 0) ::unlinkat(folder->descriptor(), temp_name.c_str(), 0);
-    throw;
-  }
-  // Every path of the file from here on goes through the folder's descriptor; messages name the
-  // folder as users know it.
-  const std::string temp = folder ? folder->path_of(temp_name) : temporary_path_of(file.path);
-  const auto readable = [&](const Error& e) { return folder ? Error(e.kind(), folder->readable(e.what())) : e; };
-  // Per file only what depends on its size: the hints were resolved when the stream opened.
-  // Writers holding contiguous slabs write them as they are: the hints derive collective
-  // buffering off unless a profile, the namelist, the API or NWPIO_HINTS set it.
-  HintSession hints;
+  // Rank 0 makes way for the file in the user's private folder: a folder that cannot take it
+  // (missing, read-only, no permission, no inode left, a name planted by someone else) is an
+  // error with the system's own reason before any library opens it (PnetCDF maps these to its
+  // own codes: "NetCDF: Write to read only"). Nothing is created here: the library's create is
+  // the file's first, so that the MPI-IO layer lays the file out as the hints ask.
   run_and_agree(comm_, [&] {
-    hints::NodePlacement placement;
-    placement.writer = plans_.writer_index() >= 0;
-    if (setup_.hooks) placement.test_ranks_per_node = setup_.hooks->ranks_per_node;
-    hints = HintSession::for_file(setup_.hints, comm_, setup_.traits.io_form, setup_.traits.uses_mpiio,
-                                  expected_file_bytes(layout_, options_), setup_.traits.parallel && plans_.rearranged(),
-                                  placement);
+    fault(FaultPhase::Open);
+    if (rank_ != 0 || !setup_.traits.writes_file) return;
+    if (options_.noclobber && std::filesystem::exists(std::filesystem::symlink_status(file.path))) {
+      throw Error(ErrorKind::Io, "file " + file.path + " exists and noclobber is set");
+    }
+    try {
+      folder = make_ready_for(dir, temp_name);
+    } catch (const Error& e) {
+      throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
+    }
   });
+  if (!setup_.traits.writes_file) return folder;
+  // Every other rank holds the same folder, looked up by its name once and compared with rank
+  // 0's (temp_files.hpp): a name someone swapped meanwhile is an error on every rank, never a
+  // path into another folder.
+  std::uint64_t inode = folder ? folder->inode() : 0;
+  mpi_check(MPI_Bcast(&inode, 1, MPI_UINT64_T, 0, comm_), "MPI_Bcast(private folder)");
+  run_and_agree(comm_, [&] {
+    if (rank_ == 0) return;
+    try {
+      folder = PrivateDir::join(dir, inode);
+    } catch (const Error& e) {
+      throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
+    }
+  });
+  return folder;
+}
+
+// The backend's create of the temporary file `temp` and, for plans that stage slabs, the
+// placement. On failure every rank joins the close and nothing of the file stays; returns false
+// instead of throwing when the create failed because the folder was removed meanwhile (another
+// stream of the job found it empty) and `may_retry`.
+bool FileSink::create_file(const PrivateDir* folder, const std::string& temp, const HintSession& hints, bool may_retry) {
+  const auto readable = [&](const Error& e) { return folder ? Error(e.kind(), folder->readable(e.what()), e.agreed()) : e; };
   try {
     run_and_agree(comm_, [&] {
+      if (rank_ == 0 && setup_.hooks && setup_.hooks->before_create) setup_.hooks->before_create();
       try {
         backend_->create(temp, layout_.file, {hints.info(), hints.independent_writes()});
       } catch (const Error& e) {
-        throw readable(e);
+        // The library's words for a folder that refused the file are vague ("NetCDF: Write to
+        // read only", "Permission denied" for any failed HDF5 create): the system's reason too,
+        // and then it is an I/O error.
+        const std::string why = folder ? refusal_of(*folder) : std::string();
+        if (why.empty()) throw readable(e);
+        throw Error(ErrorKind::Io, readable(e).what() + ("; " + folder->shown() + ": " + why), e.agreed());
       }
       fault(FaultPhase::Define);  // tests: one rank fails after the create
     });
@@ -123,9 +117,45 @@ void FileSink::open_file(const FileName& file) {
     } catch (const Error&) {
     }
     if (rank_ == 0) ::unlink(temp.c_str());
+    int gone = rank_ == 0 && folder != nullptr && folder->removed() ? 1 : 0;
+    mpi_check(MPI_Bcast(&gone, 1, MPI_INT, 0, comm_), "MPI_Bcast(private folder removed)");
+    if (gone != 0 && may_retry) return false;
     throw;
   }
-  const LayoutFacts facts = rank_ == 0 ? backend_->layout_facts() : LayoutFacts{};
+  return true;
+}
+
+void FileSink::open_file(const FileName& file) {
+  const std::string dir = folder_of(file.path);
+  const std::string name = std::filesystem::path(file.path).filename().string();
+  const std::string temp_name = name + std::string(kTemporarySuffix);
+  // Per file only what depends on its size: the hints were resolved when the stream opened.
+  // Writers holding contiguous slabs write them as they are: the hints derive collective
+  // buffering off unless a profile, the namelist, the API or NWPIO_HINTS set it.
+  HintSession hints;
+  run_and_agree(comm_, [&] {
+    hints::NodePlacement placement;
+    placement.writer = plans_.writer_index() >= 0;
+    if (setup_.hooks) placement.test_ranks_per_node = setup_.hooks->ranks_per_node;
+    hints = HintSession::for_file(setup_.hints, comm_, setup_.traits.io_form, setup_.traits.uses_mpiio,
+                                  expected_file_bytes(layout_, options_), setup_.traits.parallel && plans_.rearranged(),
+                                  placement);
+  });
+  // The folder another stream of the job removed between rank 0's look and the create (it was
+  // empty then) is made again, once.
+  std::shared_ptr<const PrivateDir> folder;
+  std::string temp;
+  for (int attempt = 0;; ++attempt) {
+    folder = hold_folder(file, temp_name);
+    // Every path of the file from here on goes through the folder's descriptor; messages name
+    // the folder as users know it.
+    temp = folder ? folder->path_of(temp_name) : temporary_path_of(file.path);
+    if (create_file(folder.get(), temp, hints, attempt == 0)) break;
+  }
+  LayoutFacts facts;
+  run_and_agree(comm_, [&] {
+    if (rank_ == 0) facts = backend_->layout_facts();
+  });
   file_ = OpenFile{};
   file_.open = true;
   file_.name = file.name;

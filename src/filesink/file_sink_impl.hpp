@@ -45,6 +45,8 @@ class FileSink final : public FrameSink {
 
   // file_sink_files.cpp
   void open_file(const FileName& file);
+  std::shared_ptr<const PrivateDir> hold_folder(const FileName& file, const std::string& temp_name);
+  bool create_file(const PrivateDir* folder, const std::string& temp, const HintSession& hints, bool may_retry);
   // Adds the seconds the caller waited to stats.close_seconds; a file committed now has
   // committed_after_seconds 0, one committed behind gets it when the service settles it.
   void complete_file(std::size_t stats_index, FrameStats& stats);

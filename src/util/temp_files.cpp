@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -72,10 +73,31 @@ std::string path_through(int fd, std::uint64_t inode) {
   return {};
 }
 
+// Makes way for a new file `name` in the folder: a leftover of a crashed run is removed when it
+// is a regular file of this user; anything else is not touched but refused. 0, or ENOENT when the
+// folder itself is gone (removed after it was opened).
+int clear_name(const PrivateDir& dir, std::string_view name) {
+  const std::string n(name);
+  const std::string shown = dir.readable(dir.path_of(name));
+  struct stat st {};
+  if (::fstatat(dir.descriptor(), n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return dir.removed() ? ENOENT : 0;
+    throw Error(ErrorKind::Io, "cannot inspect " + shown + ": " + system_text(errno));
+  }
+  if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    throw Error(ErrorKind::Io, "cannot create " + shown + ": " + kind_of(st) +
+                                   (S_ISREG(st.st_mode) ? " of user id " + std::to_string(st.st_uid) : std::string()) +
+                                   " is there; nwpio removes only its own leftover files");
+  }
+  if (::unlinkat(dir.descriptor(), n.c_str(), 0) != 0 && errno != ENOENT) {
+    throw Error(ErrorKind::Io, "cannot remove the leftover " + shown + ": " + system_text(errno));
+  }
+  return 0;
+}
+
 // 0, or the errno of a create that did not happen because the folder is gone (ENOENT).
 int try_create(const PrivateDir& dir, std::string_view name) {
   const std::string n(name);
-  const std::string shown = dir.readable(dir.path_of(name));
   for (int attempt = 0;; ++attempt) {
     const int fd = ::openat(dir.descriptor(), n.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) {
@@ -84,22 +106,25 @@ int try_create(const PrivateDir& dir, std::string_view name) {
     }
     const int err = errno;
     if (err == ENOENT) return err;
-    if (err != EEXIST || attempt > 0) throw Error(ErrorKind::Io, "cannot create " + shown + ": " + system_text(err));
-    // Something is there: a leftover of a crashed run is removed when it is a regular file of
-    // this user; anything else is not touched.
-    struct stat st {};
-    if (::fstatat(dir.descriptor(), n.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-      throw Error(ErrorKind::Io, "cannot inspect " + shown + ": " + system_text(errno));
+    if (err != EEXIST || attempt > 0) {
+      throw Error(ErrorKind::Io, "cannot create " + dir.readable(dir.path_of(name)) + ": " + system_text(err));
     }
-    if (!S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
-      throw Error(ErrorKind::Io, "cannot create " + shown + ": " + kind_of(st) +
-                                     (S_ISREG(st.st_mode) ? " of user id " + std::to_string(st.st_uid) : std::string()) +
-                                     " is there; nwpio removes only its own leftover files");
-    }
-    if (::unlinkat(dir.descriptor(), n.c_str(), 0) != 0) {
-      throw Error(ErrorKind::Io, "cannot remove the leftover " + shown + ": " + system_text(errno));
-    }
+    if (const int gone = clear_name(dir, name); gone != 0) return gone;
   }
+}
+
+// The errno of the reason nobody may create a file in the folder now, or 0 when none is seen:
+// the effective user's permission to write and enter it (a read-only file system answers EROFS)
+// and a free inode. The create itself may still fail (a full disk, a quota).
+int refusal_errno(const PrivateDir& dir) {
+  if (::faccessat(dir.descriptor(), ".", W_OK | X_OK, AT_EACCESS) != 0) return errno;
+  struct statvfs vfs {};
+  if (::fstatvfs(dir.descriptor(), &vfs) == 0 && vfs.f_files > 0 && vfs.f_ffree == 0) return ENOSPC;
+  return 0;
+}
+
+std::string refusal_text(int err) {
+  return err == ENOSPC ? system_text(err) + " (no free inode)" : system_text(err);
 }
 
 }  // namespace
@@ -160,6 +185,11 @@ std::shared_ptr<const PrivateDir> PrivateDir::join(const std::string& dir, std::
 
 std::string PrivateDir::path_of(std::string_view name) const { return via_ + "/" + std::string(name); }
 
+bool PrivateDir::removed() const noexcept {
+  struct stat st {};
+  return ::fstat(fd_, &st) == 0 && st.st_nlink == 0;
+}
+
 std::string PrivateDir::readable(std::string text) const {
   if (via_ == shown_) return text;
   const std::string from = via_ + "/", to = shown_ + "/";
@@ -186,6 +216,28 @@ std::shared_ptr<const PrivateDir> make_with_file(const std::string& dir, std::st
       throw Error(ErrorKind::Io, "cannot create " + folder->readable(folder->path_of(name)) + ": " + system_text(err));
     }
   }
+}
+
+std::shared_ptr<const PrivateDir> make_ready_for(const std::string& dir, std::string_view name) {
+  for (int attempt = 0;; ++attempt) {
+    auto folder = PrivateDir::make(dir);
+    const int gone = clear_name(*folder, name);
+    const std::string shown = folder->readable(folder->path_of(name));
+    if (gone == 0) {
+      if (const int err = refusal_errno(*folder); err != 0) {
+        throw Error(ErrorKind::Io, "cannot create " + shown + ": " + refusal_text(err));
+      }
+      return folder;
+    }
+    // The folder was removed after it was opened (another stream of the job emptied it): once
+    // more, with a new one.
+    if (attempt > 0) throw Error(ErrorKind::Io, "cannot create " + shown + ": " + system_text(gone));
+  }
+}
+
+std::string refusal_of(const PrivateDir& dir) {
+  const int err = refusal_errno(dir);
+  return err == 0 ? std::string() : refusal_text(err);
 }
 
 void write_file_atomically(const std::string& path, std::string_view text) {

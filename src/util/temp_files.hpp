@@ -6,12 +6,17 @@
 //
 // The folder belongs to the job's user and only that user may enter or write it (mode 0700);
 // nwpio creates it when a stream opens its first file and refuses one that is not a real
-// folder of the same user. Inside it every temporary file is created exclusively (O_CREAT |
-// O_EXCL | O_NOFOLLOW, mode 0666 less the umask, so modes follow the umask as for any file the
-// job creates); a leftover of a crashed run of the same stream is removed first, but only when
-// it is a regular file of the same user. The commit renames it to its final name: rename(2)
-// replaces whatever is there (a planted symbolic link included) without following it, or, with
-// noclobber, refuses.
+// folder of the same user. Nobody else can add a name inside it: no one else can plant a link,
+// a FIFO or a file of theirs where a file of the job will be created. nwpio's own files there
+// (completion ledgers, the statistics file on its way) are created exclusively (O_CREAT |
+// O_EXCL | O_NOFOLLOW); a data file is created by the library that writes it -- for io_form 11
+// and 13 the MPI-IO layer's open, so that layout hints (Lustre's stripes, which are fixed when a
+// file is created) apply -- after rank 0 made way for it (make_ready_for): a leftover of a
+// crashed run under the name is removed, but only when it is a regular file of the same user;
+// anything else there is refused; and a folder that cannot take a file is refused with the
+// system's reason. Modes are 0666 less the umask, as for any file the job creates. The commit
+// renames a complete file to its final name: rename(2) replaces whatever is there (a planted
+// symbolic link included) without following it, or, with noclobber, refuses.
 //
 // The folder's NAME stays in a directory others may write: they can rename the folder away and
 // put a symbolic link or a folder of theirs under its name at any moment, and a path looked up
@@ -60,6 +65,10 @@ class PrivateDir {
 
   std::uint64_t inode() const noexcept { return inode_; }
   int descriptor() const noexcept { return fd_; }
+  // Whether the folder held was removed since (its name may lead to a new one).
+  bool removed() const noexcept;
+  // The folder as users know it: <dir>/.nwpio-tmp-<uid>.
+  const std::string& shown() const noexcept { return shown_; }
   // The path through which `name` inside the folder is opened, renamed, removed.
   std::string path_of(std::string_view name) const;
   // For messages: `text` with every path through the descriptor written as users know it
@@ -83,6 +92,18 @@ void create_exclusive(const PrivateDir& dir, std::string_view name);
 // Rank 0: the private folder of `dir`, held, with the file `name` created exclusively in it (a
 // folder another stream removed meanwhile is made again). Throws Error(Io).
 std::shared_ptr<const PrivateDir> make_with_file(const std::string& dir, std::string_view name);
+
+// Rank 0, before a library creates the file `name` in the private folder of `dir`: the folder,
+// made when missing and held, ready for it -- a leftover regular file of this user under the
+// name removed, anything else there refused (as create_exclusive), a folder that cannot take a
+// new file (read-only, no permission, no inode left) refused with the system's reason. Creates
+// nothing. Throws Error(Io) naming the path and the cause.
+std::shared_ptr<const PrivateDir> make_ready_for(const std::string& dir, std::string_view name);
+
+// The system's reason why no file can be created in `dir` now ("Read-only file system",
+// "Permission denied", "No space left on device (no free inode)"), or "" when none is seen:
+// added to a library's own words when its create failed ("NetCDF: Write to read only").
+std::string refusal_of(const PrivateDir& dir);
 
 // Writes `text` to `path` atomically (a temporary file in the private folder of path's folder,
 // renamed): a reader sees the old content or the new, and a planted name is replaced, never

@@ -1,5 +1,6 @@
-// Disk and file-system failures: a file-size limit (EFBIG), a full file
-// system (ENOSPC on a small tmpfs), a read-only file system, a directory the user may not
+// Disk and file-system failures: a file-size limit (EFBIG), a full file system (ENOSPC on a
+// small tmpfs), no inode left (a tmpfs with few), a read-only file system (before a file, and
+// between nwpio's look at the folder and the library's create), a directory the user may not
 // write (EACCES), and a directory that disappears between frames. Each must give the same
 // nwpio::Error on every rank, naming the file and the system's reason; files finished earlier
 // stay intact and exact (nwpio-check, ncvalidator, every value through netCDF-C); and nothing
@@ -12,12 +13,17 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <utility>
+#include <vector>
 
+#include "api/stream_context.hpp"
+#include "core/test_hooks.hpp"
 #include "reliability_support.hpp"
 
 namespace nwpio::test::rel {
@@ -75,6 +81,16 @@ void close_quietly(std::unique_ptr<Writer>& w) {
   } catch (const Error&) {
   }
   w.reset();
+}
+
+// Frame t (begin, put, end) must fail with the same Error on every rank.
+std::optional<Error> expect_frame_fails(Writer& w, Model& model, int t) {
+  model.fill(t);
+  return expect_same_error([&] {
+    w.begin_frame(date_at(t));
+    put_all(w, model);
+    w.end_frame();
+  });
 }
 
 // The text every failure message must carry: the file (its final name; the temporary name
@@ -169,6 +185,38 @@ TEST(DiskFailure, FullFileSystemGivesEnospcEverywhere) {
   expect_no_incomplete_final_file(mnt);
 }
 
+TEST(DiskFailure, NoInodeLeftFailsEverywhere) {
+  // A tmpfs with few inodes: file 0 is written, then every inode left is taken (files in a folder
+  // of their own); the next file cannot be created, and the error says why.
+  const std::string dir = fresh_dir("enospc_inodes");
+  ModelShape shape;
+  Model model(world(), shape);
+  const std::string mnt = dir + "/few_inodes";
+  if (my_rank() == 0) fs::create_directories(mnt);
+  const std::string refused = mount_on_rank0([&] { return ::mount("tmpfs", mnt.c_str(), "tmpfs", 0, "nr_inodes=32"); });
+  if (!refused.empty()) GTEST_SKIP() << "the sandbox refuses a tmpfs mount (" << refused << "): no inode left not tested";
+  MountGuard guard{mnt};
+
+  auto w = std::make_unique<Writer>(model.decomposition(), model.schema(), options_for(mnt));
+  write_frame(*w, model, 0);
+  wait_until_committed(file_at(mnt, 0));
+  if (my_rank() == 0) {
+    fs::create_directories(mnt + "/taken");
+    for (int i = 0;; ++i) {
+      std::FILE* f = std::fopen((mnt + "/taken/" + std::to_string(i)).c_str(), "w");
+      if (f == nullptr) break;
+      std::fclose(f);
+    }
+  }
+  MPI_Barrier(world());
+  const auto e = expect_frame_fails(*w, model, 1);
+  if (e) expect_names_file_and_reason(*e, file_at(mnt, 1), {"No space left on device", "ENOSPC"});
+  close_quietly(w);
+  MPI_Barrier(world());
+  expect_complete(file_at(mnt, 0), {0}, model, shape);
+  expect_no_incomplete_final_file(mnt);
+}
+
 TEST(DiskFailure, ReadOnlyFileSystemFailsEverywhere) {
   const std::string dir = fresh_dir("rofs");
   ModelShape shape;
@@ -187,15 +235,50 @@ TEST(DiskFailure, ReadOnlyFileSystemFailsEverywhere) {
   }
   {
     MountGuard guard{dir};
-    model.fill(1);
-    const auto e = expect_same_error([&] {
-      w->begin_frame(date_at(1));
-      put_all(*w, model);
-      w->end_frame();
-    });
+      const auto e = expect_frame_fails(*w, model, 1);
     if (e) expect_names_file_and_reason(*e, file_at(dir, 1), {"Read-only file system", "EROFS", "read-only"});
     close_quietly(w);
     expect_complete(file_at(dir, 0), {0}, model, shape);
+    expect_no_incomplete_final_file(dir);
+  }
+}
+
+TEST(DiskFailure, ReadOnlyBetweenTheCheckAndTheCreateFailsEverywhere) {
+  // The output directory is a bind mount of itself, turned read-only after rank 0 made the
+  // private folder ready for file 1 and before the library creates it (a test hook): the
+  // library's create fails with its own words ("NetCDF: Write to read only", netCDF-4's
+  // "Permission denied"), and the error must still carry the system's reason.
+  std::vector<std::pair<IoForm, int>> io_forms = {{IoForm::Pnetcdf, NC_FORMAT_64BIT_OFFSET},
+                                                  {IoForm::NetcdfSerial, NC_FORMAT_NETCDF4}};
+#ifdef NWPIO_HAVE_NETCDF_PAR
+  io_forms.push_back({IoForm::NetcdfParallel, NC_FORMAT_NETCDF4});
+#endif
+  for (const auto& [io_form, format] : io_forms) {
+    SCOPED_TRACE("io_form " + std::to_string(static_cast<int>(io_form)));
+    const std::string dir = fresh_dir("rofs_create_" + std::to_string(static_cast<int>(io_form)));
+    const std::string refused = mount_on_rank0([&] { return ::mount(dir.c_str(), dir.c_str(), nullptr, MS_BIND, nullptr); });
+    if (!refused.empty()) GTEST_SKIP() << "the sandbox refuses a bind mount (" << refused << "): not tested";
+    MountGuard guard{dir};
+    ModelShape shape;
+    Model model(world(), shape);
+    OutputOptions o = options_for(dir);
+    o.io_form = io_form;
+    o.nocolons = true;
+    auto hooks = std::make_shared<detail::TestHooks>();
+    auto w = std::make_unique<Writer>(detail::make_writer(model.decomposition(), model.schema(), o, {hooks, nullptr, nullptr}));
+    write_frame(*w, model, 0);
+    wait_until_committed(file_at(dir, 0));
+    // The bind mount itself turns read-only: the descriptors nwpio holds lead through it.
+    hooks->before_create = [&] {
+      if (::mount(nullptr, dir.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) != 0) {
+        ADD_FAILURE() << "remount read-only: " << std::strerror(errno);
+      }
+    };
+      const auto e = expect_frame_fails(*w, model, 1);
+    if (e) expect_names_file_and_reason(*e, file_at(dir, 1), {"Read-only file system"});
+    close_quietly(w);
+    MPI_Barrier(world());
+    expect_complete(file_at(dir, 0), {0}, model, shape, format);
     expect_no_incomplete_final_file(dir);
   }
 }
@@ -217,12 +300,7 @@ TEST(DiskFailure, DirectoryNotWritableFailsEverywhere) {
   if (root) {
     ASSERT_EQ(::seteuid(nobody), 0) << std::strerror(errno);
   }
-  model.fill(1);
-  const auto e = expect_same_error([&] {
-    w->begin_frame(date_at(1));
-    put_all(*w, model);
-    w->end_frame();
-  });
+  const auto e = expect_frame_fails(*w, model, 1);
   if (root) {
     ASSERT_EQ(::seteuid(0), 0) << std::strerror(errno);
   }
@@ -245,12 +323,7 @@ TEST(DiskFailure, DirectoryRemovedBetweenFramesFailsEverywhere) {
   wait_until_committed(file_at(dir, 0));
   if (my_rank() == 0) fs::rename(dir, moved);  // e.g. an operator's cleanup script
   MPI_Barrier(world());
-  model.fill(1);
-  const auto e = expect_same_error([&] {
-    w->begin_frame(date_at(1));
-    put_all(*w, model);
-    w->end_frame();
-  });
+  const auto e = expect_frame_fails(*w, model, 1);
   if (e) expect_names_file_and_reason(*e, file_at(dir, 1), {"No such file or directory", "ENOENT", "does not exist"});
   close_quietly(w);
   MPI_Barrier(world());

@@ -38,6 +38,7 @@ struct Args {
   std::string stats_json, namelist;
   bool verify = false;
   bool memory_report = false;
+  bool error_every_rank = false;
 };
 
 std::string explicit_names(const CLI::App& app) {
@@ -95,6 +96,9 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
   app.add_flag("--memory-report", a.memory_report,
                "print every rank's peak resident memory (VmHWM) before the stream and after the last frame, and the "
                "model's arrays: the rest is what writing the history held");
+  app.add_flag("--error-every-rank", a.error_every_rank,
+               "every rank prints the error it ends with ('nwpio-demo: error on rank R: ...'), not rank 0 alone: "
+               "for checks that every rank got the same error");
   app.add_option("--halo", a.halo, "halo width of the model's arrays")->check(CLI::Range(0, 64))->default_str("3");
   tools::add_version_flag(app, "nwpio-demo");
 
@@ -172,6 +176,7 @@ ParseOutcome parse_command_line(int argc, char** argv, MPI_Comm comm) {
   c.halo = a.halo;
   c.verify = a.verify;
   c.memory_report = a.memory_report;
+  c.error_every_rank = a.error_every_rank;
   if (from_namelist && rank == 0) {
     std::cout << "nwpio-demo: settings from " << a.namelist
               << (explicit_names(app).empty() ? "" : "; overridden on the command line:" + explicit_names(app))

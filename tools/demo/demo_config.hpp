@@ -22,6 +22,7 @@ struct DemoConfig {
   int frames = 3;         // frames to write; 0 with a namelist: every output time up to end_date
   bool verify = false;
   bool memory_report = false;  // print each rank's peak RSS and what of it is nwpio's (tests/sizing)
+  bool error_every_rank = false;  // every rank prints its error (tests/cluster/readonly_switch.sh)
   std::string output_dir_source;  // which setting chose output.output_dir, for the banner
   std::string namelist;   // --namelist FILE (its &namelist_quilt makes I/O servers), empty: none
   OutputOptions output;   // history stream settings (from the namelist, then the command line)

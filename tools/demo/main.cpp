@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -159,10 +160,12 @@ int run(int argc, char** argv) {
   const MPI_Comm world = MPI_COMM_WORLD;
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
+  bool error_every_rank = false;
   try {
     ParseOutcome parsed = parse_command_line(argc, argv, world);
     if (!parsed.config) return parsed.exit_code;
     DemoConfig& c = *parsed.config;
+    error_every_rank = c.error_every_rank;
     OutputOptions& out = c.output;
 
     // As WRF: with &namelist_quilt nio_tasks_per_group > 0 the last nio_groups x
@@ -272,8 +275,18 @@ int run(int argc, char** argv) {
     return 0;
   } catch (const std::exception& e) {
     // Every path above fails on every rank alike (collective calls agree, local steps go
-    // through checkpoint), so every rank leaves here and rank 0 speaks for all.
-    if (rank == 0) std::cerr << "nwpio-demo: error: " << e.what() << std::endl;
+    // through checkpoint), so every rank leaves here and rank 0 speaks for all, unless each
+    // rank is asked to say what it got (the rank of the world communicator).
+    if (error_every_rank) {
+      int world_rank = 0;
+      MPI_Comm_rank(world, &world_rank);
+      // One write per line: the ranks' lines arrive through one stream and must not interleave.
+      const std::string line = "nwpio-demo: error on rank " + std::to_string(world_rank) + ": " + e.what() + "\n";
+      std::fwrite(line.data(), 1, line.size(), stderr);
+      std::fflush(stderr);
+    } else if (rank == 0) {
+      std::cerr << "nwpio-demo: error: " << e.what() << std::endl;
+    }
     return 1;
   }
 }

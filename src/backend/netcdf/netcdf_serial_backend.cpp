@@ -121,7 +121,9 @@ class NetcdfSerialBackend final : public Backend {
       throw Error(ErrorKind::Config, "deflate_level " + std::to_string(deflate_level_) + " is outside 0..9");
     }
     path_ = path;
-    const int mode = NC_CLOBBER | (format_ == FileFormat::Cdf2 ? NC_64BIT_OFFSET : NC_NETCDF4);
+    // NC_NOCLOBBER: nothing is there (Backend::create); netCDF-C creates the file exclusively
+    // (O_EXCL, through HDF5 for netCDF-4), so its create is the file's first and only.
+    const int mode = NC_NOCLOBBER | (format_ == FileFormat::Cdf2 ? NC_64BIT_OFFSET : NC_NETCDF4);
     netcdf_check(nc_create(path.c_str(), mode, &ncid_), "nc_create", path);
     try {
       int old_fill = 0;

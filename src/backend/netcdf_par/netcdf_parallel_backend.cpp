@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/agreed_open.hpp"
 #include "backend/netcdf/netcdf_call.hpp"
 #include "backend/netcdf_types.hpp"
 #include "backend/row_hyperslabs.hpp"
@@ -40,11 +41,24 @@ class NetcdfParallelBackend final : public Backend {
     if (ncid_ >= 0) throw Error(ErrorKind::State, "parallel netCDF-4 backend: create('" + path + "') while '" + path_ + "' is open");
     layout_ = layout;
     path_ = path;
+    // nc_create_par is collective: every rank calls it, and all agree on the outcome before
+    // anything else (agreed_open.hpp). Nothing is at `path` (Backend::create), so HDF5's
+    // MPI_File_open with MPI_MODE_CREATE creates the file. NC_CLOBBER, not NC_NOCLOBBER:
+    // netCDF-C answers NC_NOCLOBBER with an fopen(3) check on every rank, which can see the file
+    // rank 0 has just created and fail on that rank alone, and with MPI_MODE_EXCL, which OMPIO's
+    // Lustre driver refuses after laying the file out.
     int id = -1;
-    // nc_create_par is collective: every rank calls it, and all agree on the outcome.
-    run_and_agree(comm_, [&] {
-      netcdf_check(nc_create_par(path.c_str(), NC_NETCDF4 | NC_CLOBBER, comm_, info, &id), "nc_create_par", path);
-    });
+    bool held = false;
+    std::optional<Error> failed;
+    try {
+      const int rc = nc_create_par(path.c_str(), NC_NETCDF4 | NC_CLOBBER, comm_, info, &id);
+      held = rc == NC_NOERR;
+      netcdf_check(rc, "nc_create_par", path);
+      fault(FaultPhase::CreateOpen);  // tests: this rank fails after the open
+    } catch (const Error& e) {
+      failed = e;
+    }
+    agree_on_open(comm_, failed, held, [&] { nc_abort(id); }, [] {});
     ncid_ = id;
     try {
       run_and_agree(comm_, [&] { define(); });  // local: netCDF-4 defines in memory until nc_enddef

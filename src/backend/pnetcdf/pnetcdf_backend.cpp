@@ -26,11 +26,13 @@
 #include <optional>
 #include <string>
 
+#include "backend/agreed_open.hpp"
 #include "backend/netcdf_types.hpp"
 #include "backend/pnetcdf/pnetcdf_check.hpp"
 #include "backend/pnetcdf/pnetcdf_layout.hpp"
 #include "backend/row_hyperslabs.hpp"
 #include "nwpio/error.hpp"
+#include "util/agree.hpp"
 #include "util/mpi_call.hpp"
 
 namespace nwpio::detail {
@@ -73,42 +75,54 @@ class PnetcdfBackend final : public Backend {
     if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
     if (info != MPI_INFO_NULL) MPI_Info_dup(info, &info_);  // the same hints for the slab handle
     independent_slabs_ = hints.independent_writes;
-    const int mode = NC_CLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
-    int ncid = -1;
-    check(ncmpi_create(comm_, path.c_str(), mode, info, &ncid), "ncmpi_create");
-    ncid_ = ncid;
-    std::vector<int> dimids;
-    for (const auto& d : layout.dims) {
-      int id = -1;
-      check(ncmpi_def_dim(ncid, d.name.c_str(), d.length == 0 ? NC_UNLIMITED : d.length, &id),
-            "ncmpi_def_dim(" + d.name + ")");
-      dimids.push_back(id);
+    // NC_NOCLOBBER: nothing is there (Backend::create); should something appear meanwhile, the
+    // create fails (NC_EEXIST) instead of truncating it. PnetCDF then opens with MPI_MODE_CREATE
+    // (1.12 checks the name with access(2) on rank 0 first, where MPI_MODE_EXCL would make
+    // OMPIO's Lustre driver refuse the file it just laid out).
+    const int mode = NC_NOCLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
+    // The open's outcome is agreed before anything else: PnetCDF does not agree on its
+    // MPI_File_open (outside its safe mode), and ncmpi__enddef and ncmpi_close wait for every
+    // rank (agreed_open.hpp).
+    std::optional<Error> failed;
+    try {
+      int ncid = -1;
+      check(ncmpi_create(comm_, path.c_str(), mode, info, &ncid), "ncmpi_create");
+      ncid_ = ncid;
+      fault(FaultPhase::CreateOpen);  // tests: this rank fails after the open
+    } catch (const Error& e) {
+      failed = e;
     }
-    for (const auto& v : layout.vars) {
-      std::vector<int> ids;
-      for (int d : v.dims) ids.push_back(dimids[static_cast<std::size_t>(d)]);
-      int varid = -1;
-      check(ncmpi_def_var(ncid, v.name.c_str(), nc_type_of(v.type), static_cast<int>(ids.size()), ids.data(), &varid),
-            "ncmpi_def_var(" + v.name + ")");
-      for (const Attribute& a : v.attributes) put_attribute(varid, v.name, a);
+    agree_on_open(comm_, failed, ncid_ >= 0, [&] { discard(); }, [&] { ncid_ = -1; });
+    // Defined in memory on every rank (local), then ncmpi__enddef writes the header.
+    try {
+      run_and_agree(comm_, [&] { define(layout); });
+    } catch (const Error&) {
+      discard();  // every rank is in define mode: the collective abort matches, and removes the file
+      throw;
     }
-    for (const Attribute& a : layout.global_attributes) put_attribute(NC_GLOBAL, "global", a);
-    int old_mode = 0;
-    check(ncmpi_set_fill(ncid, NC_NOFILL, &old_mode), "ncmpi_set_fill");
-    // h_minfree: free header space, so that adding attributes later never moves the data.
-    check(ncmpi__enddef(ncid, layout.header_reserve_bytes, kVarAlign, 0, kRecAlign), "ncmpi__enddef");
+    try {
+      // h_minfree: free header space, so that adding attributes later never moves the data.
+      run_and_agree(comm_, [&] {
+        check(ncmpi__enddef(ncid_, layout.header_reserve_bytes, kVarAlign, 0, kRecAlign), "ncmpi__enddef");
+      });
+    } catch (const Error&) {
+      // Some ranks may have left define mode and others not: no collective call is certain to
+      // match any more. The handle is forgotten, unclosed (agreed_open.hpp); the caller
+      // removes the file.
+      ncid_ = -1;
+      throw;
+    }
   }
 
+  // The rows' positions, and this rank's handle for its slabs: its own descriptor (independent
+  // writes) or a second MPI-IO handle, each open agreed on before anything else.
   SlabPlacement placement() override {
-    SlabPlacement p = pnetcdf_placement(ncid_, layout_, path_);
-    if (independent_slabs_) {
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
-      if (fd_ < 0) throw Error(ErrorKind::Io, "open " + path_ + " for the slab writes: " + std::strerror(errno));
-    } else {
-      MPI_File fh = MPI_FILE_NULL;
-      mpi_io_check(MPI_File_open(comm_, path_.c_str(), MPI_MODE_WRONLY, info_, &fh), "MPI_File_open");
-      fh_ = fh;
-    }
+    SlabPlacement p;
+    run_and_agree(comm_, [&] {
+      p = pnetcdf_placement(ncid_, layout_, path_);
+      if (independent_slabs_) open_slab_descriptor();
+    });
+    if (!independent_slabs_) open_slab_handle();
     record_stride_ = p.record_stride;
     return p;
   }
@@ -126,8 +140,10 @@ class PnetcdfBackend final : public Backend {
   bool reports_full_disk() const noexcept override { return fd_ >= 0; }
   bool defers_slabs() const noexcept override { return fd_ >= 0; }
 
+  // Every handle is closed, and every collective step entered, whatever the step before it
+  // returned on this rank (a network file system reports a write error at close(2)); the first
+  // failure is thrown after.
   void close(bool durable) override {
-    // Every handle is closed even when a step fails; the first failure is thrown.
     std::optional<Error> failed;
     const auto step = [&](const auto& f) {
       try {
@@ -147,7 +163,14 @@ class PnetcdfBackend final : public Backend {
         if (ncid_ >= 0) check(ncmpi_sync(ncid_), "ncmpi_sync");
       });
     }
-    step([&] { close_handles(); });
+    step([&] { close_slab_descriptor(); });  // local
+    step([&] { close_slab_handle(); });      // collective: first, its data is complete before PnetCDF's last header write
+    step([&] {                               // collective
+      if (ncid_ < 0) return;
+      const int ncid = ncid_;
+      ncid_ = -1;
+      check(ncmpi_close(ncid), "ncmpi_close");
+    });
     if (failed) throw *failed;
   }
 
@@ -210,21 +233,73 @@ class PnetcdfBackend final : public Backend {
     return slab.position + static_cast<MPI_Offset>(slab.record) * record_stride_;
   }
 
-  void close_handles() {
-    if (fd_ >= 0) {
-      const int fd = fd_;
-      fd_ = -1;
-      if (::close(fd) != 0) throw Error(ErrorKind::Io, "close " + path_ + ": " + std::strerror(errno));
+  // Local: this rank's descriptor for its slabs.
+  void open_slab_descriptor() {
+    fd_ = ::open(path_.c_str(), O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd_ < 0) throw Error(ErrorKind::Io, "open " + path_ + " for the slab writes: " + std::strerror(errno));
+    fault(FaultPhase::SlabOpen, [&] { close_slab_descriptor(); });  // tests: this rank's open failed
+  }
+
+  // Collective: the second MPI-IO handle, its open agreed (agreed_open.hpp).
+  void open_slab_handle() {
+    std::optional<Error> failed;
+    try {
+      MPI_File fh = MPI_FILE_NULL;
+      mpi_io_check(MPI_File_open(comm_, path_.c_str(), MPI_MODE_WRONLY, info_, &fh), "MPI_File_open");
+      fh_ = fh;
+      fault(FaultPhase::SlabOpen, [&] { fh_ = MPI_FILE_NULL; });  // tests: this rank's open failed
+    } catch (const Error& e) {
+      failed = e;
     }
-    if (fh_ != MPI_FILE_NULL) {  // first: its data is complete before PnetCDF's last header write
-      MPI_File fh = fh_;
-      fh_ = MPI_FILE_NULL;
-      mpi_io_check(MPI_File_close(&fh), "MPI_File_close");
-    }
+    agree_on_open(comm_, failed, fh_ != MPI_FILE_NULL, [&] { close_slab_handle(); }, [&] { fh_ = MPI_FILE_NULL; });
+  }
+
+  // Local. close(2) releases the descriptor even when it reports an error.
+  void close_slab_descriptor() {
+    if (fd_ < 0) return;
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) throw Error(ErrorKind::Io, "close " + path_ + ": " + std::strerror(errno));
+    fault(FaultPhase::SlabClose);  // tests: the close failed
+  }
+
+  // Collective.
+  void close_slab_handle() {
+    if (fh_ == MPI_FILE_NULL) return;
+    MPI_File fh = fh_;
+    fh_ = MPI_FILE_NULL;
+    mpi_io_check(MPI_File_close(&fh), "MPI_File_close");
+  }
+
+  // Collective, never throws: the file is closed and, still in define mode after its create,
+  // removed (ncmpi_abort).
+  void discard() noexcept {
     if (ncid_ < 0) return;
     const int ncid = ncid_;
     ncid_ = -1;
-    check(ncmpi_close(ncid), "ncmpi_close");
+    ncmpi_abort(ncid);
+  }
+
+  // Local: PnetCDF keeps the definitions in memory until ncmpi__enddef.
+  void define(const FileLayout& layout) {
+    std::vector<int> dimids;
+    for (const auto& d : layout.dims) {
+      int id = -1;
+      check(ncmpi_def_dim(ncid_, d.name.c_str(), d.length == 0 ? NC_UNLIMITED : d.length, &id),
+            "ncmpi_def_dim(" + d.name + ")");
+      dimids.push_back(id);
+    }
+    for (const auto& v : layout.vars) {
+      std::vector<int> ids;
+      for (int d : v.dims) ids.push_back(dimids[static_cast<std::size_t>(d)]);
+      int varid = -1;
+      check(ncmpi_def_var(ncid_, v.name.c_str(), nc_type_of(v.type), static_cast<int>(ids.size()), ids.data(), &varid),
+            "ncmpi_def_var(" + v.name + ")");
+      for (const Attribute& a : v.attributes) put_attribute(varid, v.name, a);
+    }
+    for (const Attribute& a : layout.global_attributes) put_attribute(NC_GLOBAL, "global", a);
+    int old_mode = 0;
+    check(ncmpi_set_fill(ncid_, NC_NOFILL, &old_mode), "ncmpi_set_fill");
   }
 
   void check(int rc, const std::string& call) const { pnetcdf_check(rc, call, path_); }

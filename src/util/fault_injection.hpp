@@ -4,10 +4,12 @@
 // real local failure of that phase would surface, and the fault disarms itself. The other ranks
 // go on as in a real failure, so the test sees what a real one-rank failure does.
 //
-// Not a public header, never read from the environment, never consulted by a backend: a test
-// hands a FaultInjector to its stream through the stream's private context (src/core/test_hooks.hpp),
-// only the Writer checks it. A test arms the same fault on every rank and only the named rank
-// fails. A stream without hooks checks nothing.
+// Not a public header, never read from the environment: a test hands a FaultInjector to its
+// stream through the stream's private context (src/core/test_hooks.hpp); the Writer checks it,
+// and a backend checks it at its own local steps that can fail on one rank alone (the phases
+// from CreateOpen on; the file sink hands the backend its stream's injector). A test arms the
+// same fault on every rank and only the named rank fails. A stream without hooks checks nothing.
+// Here in util/ (which depends on nothing of nwpio) so that the core and the backends share it.
 #pragma once
 
 #include <array>
@@ -29,8 +31,17 @@ enum class FaultPhase {
   WriteBehind,  // a frame's slab write behind the model fails on this rank (injected when the
                 // write is handed over, raised where the background failure is found) -- that
                 // frame is not whole in the file, which must not take its final name
+  // Checked by the backends:
+  CreateOpen,  // the library's create of a new file (ncmpi_create, nc_create_par: its
+               // MPI_File_open) returned on every rank, then this rank fails, still holding the
+               // file (as when a library's own step after its open fails on one rank)
+  SlabOpen,    // placement(): this rank's own handle for its slabs (its descriptor, or the second
+               // MPI-IO handle) fails to open: the rank drops what it got unclosed, as a rank
+               // whose open failed has no handle
+  SlabClose,   // closing a file: close(2) of this rank's slab descriptor fails (a network file
+               // system reports a write error at close, e.g. EROFS); the descriptor is released
 };
-inline constexpr int kFaultPhaseCount = 6;
+inline constexpr int kFaultPhaseCount = 9;
 
 std::string_view to_string(FaultPhase phase) noexcept;
 

@@ -1,4 +1,4 @@
-#include "core/fault_injection.hpp"
+#include "util/fault_injection.hpp"
 
 #include <string>
 
@@ -12,6 +12,9 @@ std::string_view to_string(FaultPhase phase) noexcept {
     case FaultPhase::EndFrame: return "end_frame";
     case FaultPhase::Close: return "close";
     case FaultPhase::WriteBehind: return "write_behind";
+    case FaultPhase::CreateOpen: return "create_open";
+    case FaultPhase::SlabOpen: return "slab_open";
+    case FaultPhase::SlabClose: return "slab_close";
   }
   return "?";
 }
