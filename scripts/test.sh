@@ -59,13 +59,14 @@ trap stage_table EXIT
 
 stage "packages: install what is missing"
 # Slurm and munge for the job-script tests; python3 is the tests' independent reader of TOML/JSON;
-# strace proves the fsync-before-rename order; clang, its runtime and llvm-symbolizer for the
+# strace proves the fsync-before-rename order; gdb names where a hung run waits
+# (tests/cluster/readonly_switch.sh); clang, its runtime and llvm-symbolizer for the
 # fuzzers and the sanitizer reports; cdo and Debian's xarray + netCDF4 read the files' dates as
 # users' tools do (tests/demo/dates_case.sh) and read the io_form 13 (parallel netCDF-4) files back;
 # MPICH and autotools for the MPICH stage; Lmod loads the modulefiles an install writes
 # (tests/install, the cluster stage); GlusterFS is the shared file system of the emulated cluster
 # (scripts/emulated-cluster.sh, ctest -L cluster).
-nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace clang libclang-rt-14-dev llvm-14 \
+nwpio_install_packages slurmctld slurmd slurm-client munge python3 strace gdb clang libclang-rt-14-dev llvm-14 \
   cdo python3-xarray python3-netcdf4 lmod glusterfs-server glusterfs-client "${NWPIO_PNETCDF_MPICH_PACKAGES[@]}"
 run_ctest() { (cd "$1" && shift && ctest --output-on-failure --timeout 600 "$@"); }
 # The ctest -R of the unit tests and each MPI test once in build tree $1 (see above), without the
@@ -87,8 +88,10 @@ run_ctest "$NWPIO_ROOT/build" -j "$jobs" -LE 'slurm|cluster'
 stage "build: without PnetCDF, serial netCDF-C (io_form 0 and 2 only)"
 mkdir -p "$NWPIO_ROOT/build-nopnetcdf"
 # (the Fortran bindings' io_form 2 path is tested in the default build: fortran_kinds_serial_np3)
+# -O1, as the MPICH build: this build tests a configuration, the default build the code -O3 makes.
+nopnetcdf_flags="-O1 -DNDEBUG"
 nwpio_build "$NWPIO_ROOT/build-nopnetcdf" -DNWPIO_WITH_PNETCDF=OFF -DNWPIO_NETCDF=serial -DNWPIO_BUILD_BENCH=OFF \
-  -DNWPIO_BUILD_FORTRAN=OFF
+  -DNWPIO_BUILD_FORTRAN=OFF "-DCMAKE_C_FLAGS_RELEASE=$nopnetcdf_flags" "-DCMAKE_CXX_FLAGS_RELEASE=$nopnetcdf_flags"
 stage "test: without PnetCDF (unit tests, each MPI test once)"
 selected=$(once "$NWPIO_ROOT/build-nopnetcdf" 'slurm|cluster')
 run_ctest "$NWPIO_ROOT/build-nopnetcdf" -j "$jobs" -R "$selected"

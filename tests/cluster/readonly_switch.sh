@@ -29,6 +29,11 @@
 #                     (default OUTPUT_DIR/reference)
 #   --logs DIR        where each run's logs go, off the file system that fails (default: a new
 #                     folder in $TMPDIR or /tmp)
+#   --tolerate-ompio-open-hang
+#                     a run that hangs with every rank inside Open MPI's MPI_File_open (OMPIO:
+#                     one rank's own open failed after rank 0 created the file; Open MPI does not
+#                     agree on it, docs/RELIABILITY.md) is reported as KNOWN, not failed; a hang
+#                     anywhere else still fails (needs gdb for the ranks' stacks)
 #   DEMO_OPTIONS      replace the run's grid and length (default: --e-we 161 --e-sn 121 --e-vert 21
 #                     --frames 60); --output-dir and --error-every-rank are added
 #
@@ -38,10 +43,11 @@
 #   - every rank printed "nwpio-demo: error on rank R: <text>", all with the same text;
 #   - every file under a final name (after --restore) is OK by nwpio-check and holds exactly what
 #     the reference file of the same name holds (nwpio-compare: every value, through netCDF-C).
-# Prints one line per run and exits 0 only when every run passed.
+# Prints one line per run and exits 0 only when every run passed (or, tolerated, hung inside
+# OMPIO's MPI_File_open).
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-flip="" restore="" after=10 runs=1 limit=600 ranks=3 mpiexec="mpirun" build="$HERE/../../build" reference="" logs=""
+tolerate_ompio_open=0 flip="" restore="" after=10 runs=1 limit=600 ranks=3 mpiexec="mpirun" build="$HERE/../../build" reference="" logs=""
 usage() { sed -n '2,40p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 2; }
 while (($#)); do
   case $1 in
@@ -55,6 +61,7 @@ while (($#)); do
     --build) build=$2; shift 2 ;;
     --reference) reference=$2; shift 2 ;;
     --logs) logs=$2; shift 2 ;;
+    --tolerate-ompio-open-hang) tolerate_ompio_open=1; shift ;;
     -h|--help) usage ;;
     --) shift; break ;;
     -*) echo "readonly_switch.sh: unknown option $1" >&2; usage ;;
@@ -88,12 +95,30 @@ if ! compgen -G "$reference/wrfout_*" > /dev/null; then
   fi
 fi
 
+# A run still going at the limit: every rank's stacks (gdb) into $2; prints "ompio-open" when
+# every rank is inside Open MPI's MPI_File_open and one of them in the close OMPIO makes there
+# after its own open failed (the hang docs/RELIABILITY.md describes, inside Open MPI), else
+# "elsewhere".
+where_hung() {
+  local p in_open=0 ranks_seen=0 closing=0 stack
+  : > "$2"
+  for p in $(pgrep -f -- "--output-dir $1 --error-every-rank"); do
+    [[ $(cat "/proc/$p/comm" 2> /dev/null) == nwpio-demo ]] || continue
+    stack=$(gdb -p "$p" -batch -ex "thread apply all bt" 2>&1)
+    printf '=== process %s\n%s\n' "$p" "$stack" >> "$2"
+    ranks_seen=$((ranks_seen + 1))
+    grep -q 'ompi_file_open' <<< "$stack" && in_open=$((in_open + 1))
+    grep -q 'mca_common_ompio_file_close' <<< "$stack" && grep -q 'ompi_file_open' <<< "$stack" && closing=1
+  done
+  if ((ranks_seen > 0 && in_open == ranks_seen && closing)); then echo ompio-open; else echo elsewhere; fi
+}
+
 # Seconds to the flip for run i: a fixed number, or random in [A, B].
 flip_after() {
   if [[ $after == *-* ]]; then echo $((${after%-*} + RANDOM % (${after#*-} - ${after%-*} + 1))); else echo "$after"; fi
 }
 
-failed_runs=0
+failed_runs=0 known_runs=0
 for ((i = 1; i <= runs; ++i)); do
   run=$out_dir/run$i log=$logs/run$i
   if ! { rm -rf "$run" && mkdir -p "$run"; }; then
@@ -104,27 +129,39 @@ for ((i = 1; i <= runs; ++i)); do
   problems=()
   wait_s=$(flip_after)
   start=$SECONDS
-  timeout --kill-after=30 "$limit" "${launch[@]}" "$demo" "${demo_args[@]}" --output-dir "$run" --error-every-rank \
-    > "$log.log" 2>&1 &
+  "${launch[@]}" "$demo" "${demo_args[@]}" --output-dir "$run" --error-every-rank > "$log.log" 2>&1 &
   pid=$!
   sleep "$wait_s"
   flipped_at=$((SECONDS - start))
   bash -c "$flip" > "$log.flip" 2>&1 || problems+=("the flip command failed: $(head -1 "$log.flip")")
+  while kill -0 "$pid" 2> /dev/null && ((SECONDS - start < limit)); do sleep 1; done
+  hang=""
+  if kill -0 "$pid" 2> /dev/null; then
+    hang=$(where_hung "$run" "$log.stacks")
+    kill -TERM "$pid" 2> /dev/null
+    sleep 5
+    kill -KILL "$pid" 2> /dev/null
+    pkill -KILL -f -- "--output-dir $run --error-every-rank" 2> /dev/null
+  fi
   wait "$pid"
   status=$?
   took=$((SECONDS - start))
-  if ((status == 124 || status == 137)); then
-    problems+=("HANG: still running after ${limit} s, killed")
+  if [[ $hang == ompio-open ]]; then
+    ((tolerate_ompio_open)) || problems+=("HANG inside Open MPI's MPI_File_open (OMPIO), still running after ${limit} s, killed (stacks: $log.stacks)")
+  elif [[ -n $hang ]]; then
+    problems+=("HANG: still running after ${limit} s, killed (stacks: $log.stacks)")
   elif ((status == 0)); then
     problems+=("the run ended without an error: the flip after ${flipped_at} s was not seen (flip earlier, or write more frames)")
   fi
-  # Every rank's error, all alike.
+  # Every rank's error, all alike (a run killed in the known hang printed none).
   texts=$(sed -n 's/^nwpio-demo: error on rank \([0-9]*\): \(.*\)$/\1 \2/p' "$log.log")
-  for ((r = 0; r < ranks; ++r)); do
-    grep -q "^$r " <<< "$texts" || problems+=("rank $r printed no error")
-  done
-  distinct=$(cut -d' ' -f2- <<< "$texts" | sort -u | grep -c . || true)
-  ((distinct <= 1)) || problems+=("the ranks printed $distinct different errors")
+  if [[ $hang != ompio-open ]]; then
+    for ((r = 0; r < ranks; ++r)); do
+      grep -q "^$r " <<< "$texts" || problems+=("rank $r printed no error")
+    done
+    distinct=$(cut -d' ' -f2- <<< "$texts" | sort -u | grep -c . || true)
+    ((distinct <= 1)) || problems+=("the ranks printed $distinct different errors")
+  fi
   if [[ -n $restore ]]; then
     bash -c "$restore" > "$log.restore" 2>&1 || problems+=("the restore command failed: $(head -1 "$log.restore")")
   fi
@@ -147,7 +184,10 @@ for ((i = 1; i <= runs; ++i)); do
   done
   temps=$("$check" "$run" 2> /dev/null | grep -c '^TEMP' || true)
   summary="run $i: flip after ${flipped_at} s, ended after ${took} s with status $status; $finals final file(s), $temps temporary"
-  if ((${#problems[@]} == 0)); then
+  if ((${#problems[@]} == 0)) && [[ $hang == ompio-open ]]; then
+    known_runs=$((known_runs + 1))
+    echo "KNOWN $summary; hung inside Open MPI's MPI_File_open (OMPIO), killed after ${limit} s (stacks: $log.stacks)"
+  elif ((${#problems[@]} == 0)); then
     echo "ok   $summary; every rank: $(cut -d' ' -f2- <<< "$texts" | head -1)"
   else
     failed_runs=$((failed_runs + 1))
@@ -155,5 +195,5 @@ for ((i = 1; i <= runs; ++i)); do
     printf '       %s\n' "${problems[@]}"
   fi
 done
-echo "readonly_switch: $((runs - failed_runs)) of $runs runs passed"
+echo "readonly_switch: $((runs - failed_runs - known_runs)) of $runs runs passed$( ((known_runs)) && echo ", $known_runs hung inside OMPIO's MPI_File_open (tolerated)")"
 ((failed_runs == 0))
