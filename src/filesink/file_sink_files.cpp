@@ -58,6 +58,7 @@ std::shared_ptr<const PrivateDir> FileSink::hold_folder(const FileName& file, co
     } catch (const Error& e) {
       throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
     }
+    if (setup_.hooks && setup_.hooks->folder_ready) setup_.hooks->folder_ready();
   });
   if (!setup_.traits.writes_file) return folder;
   // Every other rank holds the same folder, looked up by its name once and compared with rank
