@@ -19,6 +19,9 @@ struct TestHooks {
   // and rename) before running it, so a test can act while a complete file waits to be committed.
   // Abandoning the stream ends the hold; a test clears it before anything waits for the files.
   std::atomic<bool> hold_commits{false};
+  // Run by rank 0 after it made the private folder ready for a new file and before the other
+  // ranks join it, so a test can act on the folder then (another stream's close removing it).
+  std::function<void()> folder_ready;
   // Run by rank 0 after it made the private folder ready for a new file and before the library
   // creates it, so a test can change the file system in between (turn it read-only: the
   // library's create then fails, and its error must still carry the system's reason).

@@ -37,16 +37,19 @@ std::int64_t expected_file_bytes(const StreamLayout& layout, const OutputOptions
 
 }  // namespace
 
-// Every rank holds the private folder `file` is created in (temp_files.hpp), made ready by rank
-// 0; null when the backend writes no file.
-std::shared_ptr<const PrivateDir> FileSink::hold_folder(const FileName& file, const std::string& temp_name) {
+// Every rank holds the private folder `file` is created in (temp_files.hpp), made ready and
+// pinned by rank 0; no folder when the backend writes no file.
+FileSink::HeldFolder FileSink::hold_folder(const FileName& file, const std::string& temp_name) {
   const std::string dir = folder_of(file.path);
   std::shared_ptr<const PrivateDir> folder;
+  std::unique_ptr<FolderPin> pin;
   // Rank 0 makes way for the file in the user's private folder: a folder that cannot take it
   // (missing, read-only, no permission, no inode left, a name planted by someone else) is an
   // error with the system's own reason before any library opens it (PnetCDF maps these to its
-  // own codes: "NetCDF: Write to read only"). Nothing is created here: the library's create is
-  // the file's first, so that the MPI-IO layer lays the file out as the hints ask.
+  // own codes: "NetCDF: Write to read only"). The file is not created here: the library's create
+  // is the file's first, so that the MPI-IO layer lays the file out as the hints ask. Until then
+  // the folder holds the pin: other streams and jobs of the user that close now find it not empty
+  // and leave it, so the other ranks find it where rank 0 made it.
   run_and_agree(comm_, [&] {
     fault(FaultPhase::Open);
     if (rank_ != 0 || !setup_.traits.writes_file) return;
@@ -54,12 +57,14 @@ std::shared_ptr<const PrivateDir> FileSink::hold_folder(const FileName& file, co
       throw Error(ErrorKind::Io, "file " + file.path + " exists and noclobber is set");
     }
     try {
-      folder = make_ready_for(dir, temp_name);
+      pin = make_ready_for(dir, temp_name);
+      folder = pin->folder();
     } catch (const Error& e) {
       throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
     }
+    if (setup_.hooks && setup_.hooks->folder_ready) setup_.hooks->folder_ready();
   });
-  if (!setup_.traits.writes_file) return folder;
+  if (!setup_.traits.writes_file) return {};
   // Every other rank holds the same folder, looked up by its name once and compared with rank
   // 0's (temp_files.hpp): a name someone swapped meanwhile is an error on every rank, never a
   // path into another folder.
@@ -73,14 +78,12 @@ std::shared_ptr<const PrivateDir> FileSink::hold_folder(const FileName& file, co
       throw Error(e.kind(), "cannot write " + file.path + ": " + e.what());
     }
   });
-  return folder;
+  return {std::move(folder), std::move(pin)};
 }
 
 // The backend's create of the temporary file `temp` and, for plans that stage slabs, the
-// placement. On failure every rank joins the close and nothing of the file stays; returns false
-// instead of throwing when the create failed because the folder was removed meanwhile (another
-// stream of the job found it empty) and `may_retry`.
-bool FileSink::create_file(const PrivateDir* folder, const std::string& temp, const HintSession& hints, bool may_retry) {
+// placement. On failure every rank joins the close and nothing of the file stays.
+void FileSink::create_file(const PrivateDir* folder, const std::string& temp, const HintSession& hints) {
   const auto readable = [&](const Error& e) { return folder ? Error(e.kind(), folder->readable(e.what()), e.agreed()) : e; };
   try {
     run_and_agree(comm_, [&] {
@@ -117,12 +120,8 @@ bool FileSink::create_file(const PrivateDir* folder, const std::string& temp, co
     } catch (const Error&) {
     }
     if (rank_ == 0) ::unlink(temp.c_str());
-    int gone = rank_ == 0 && folder != nullptr && folder->removed() ? 1 : 0;
-    mpi_check(MPI_Bcast(&gone, 1, MPI_INT, 0, comm_), "MPI_Bcast(private folder removed)");
-    if (gone != 0 && may_retry) return false;
     throw;
   }
-  return true;
 }
 
 void FileSink::open_file(const FileName& file) {
@@ -141,17 +140,13 @@ void FileSink::open_file(const FileName& file) {
                                   expected_file_bytes(layout_, options_), setup_.traits.parallel && plans_.rearranged(),
                                   placement);
   });
-  // The folder another stream of the job removed between rank 0's look and the create (it was
-  // empty then) is made again, once.
-  std::shared_ptr<const PrivateDir> folder;
-  std::string temp;
-  for (int attempt = 0;; ++attempt) {
-    folder = hold_folder(file, temp_name);
-    // Every path of the file from here on goes through the folder's descriptor; messages name
-    // the folder as users know it.
-    temp = folder ? folder->path_of(temp_name) : temporary_path_of(file.path);
-    if (create_file(folder.get(), temp, hints, attempt == 0)) break;
-  }
+  HeldFolder held = hold_folder(file, temp_name);
+  const std::shared_ptr<const PrivateDir> folder = held.folder;
+  // Every path of the file from here on goes through the folder's descriptor; messages name the
+  // folder as users know it.
+  const std::string temp = folder ? folder->path_of(temp_name) : temporary_path_of(file.path);
+  create_file(folder.get(), temp, hints);
+  held.pin.reset();  // the file keeps the folder now
   LayoutFacts facts;
   run_and_agree(comm_, [&] {
     if (rank_ == 0) facts = backend_->layout_facts();

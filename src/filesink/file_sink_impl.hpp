@@ -43,10 +43,17 @@ class FileSink final : public FrameSink {
     std::shared_ptr<InFlightFile> in_flight;  // behind: this rank's part of it
   };
 
+  // The private folder a file is created in, held by every rank; on rank 0 pinned until the
+  // library created the file, so that no other stream or job of the user removes it meanwhile.
+  struct HeldFolder {
+    std::shared_ptr<const PrivateDir> folder;
+    std::unique_ptr<FolderPin> pin;  // rank 0
+  };
+
   // file_sink_files.cpp
   void open_file(const FileName& file);
-  std::shared_ptr<const PrivateDir> hold_folder(const FileName& file, const std::string& temp_name);
-  bool create_file(const PrivateDir* folder, const std::string& temp, const HintSession& hints, bool may_retry);
+  HeldFolder hold_folder(const FileName& file, const std::string& temp_name);
+  void create_file(const PrivateDir* folder, const std::string& temp, const HintSession& hints);
   // Adds the seconds the caller waited to stats.close_seconds; a file committed now has
   // committed_after_seconds 0, one committed behind gets it when the service settles it.
   void complete_file(std::size_t stats_index, FrameStats& stats);

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 
 #include "nwpio/error.hpp"
 
@@ -38,11 +39,12 @@ std::string folder_of(const std::string& path) {
 const char* const kWhy = "nwpio writes files there until they are complete and needs a folder only this user can write";
 
 // Opens the folder `path` names, never through a symbolic link, without blocking on a FIFO.
-// Throws Error(Io) saying what is there instead.
-int open_folder(const std::string& path) {
+// Throws Error(Io) saying what is there instead; -1 when nothing is there and `missing_ok`.
+int open_folder(const std::string& path, bool missing_ok = false) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd >= 0) return fd;
   const int err = errno;
+  if (err == ENOENT && missing_ok) return -1;
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
     throw Error(ErrorKind::Io, path + " is " + kind_of(st) + ", not a folder; " + kWhy + ": remove it");
@@ -127,6 +129,36 @@ std::string refusal_text(int err) {
   return err == ENOSPC ? system_text(err) + " (no free inode)" : system_text(err);
 }
 
+// How many times a folder removed before a file could be created in it is made again: each time
+// something removed it in the few system calls between its mkdir and the file's create, which
+// another stream's close does at most once; ten in a row is someone removing it on purpose.
+constexpr int kMakeAttempts = 10;
+
+// The private folder of `dir`, held, with `name` created exclusively in it; `check` runs on the
+// folder first and throws to refuse it. A folder removed before the file was in it (other
+// streams and jobs of the user remove it when they find it empty) is made again.
+std::shared_ptr<const PrivateDir> make_holding(const std::string& dir, std::string_view name,
+                                               const std::function<void(const PrivateDir&)>& check) {
+  for (int attempt = 1;; ++attempt) {
+    auto folder = PrivateDir::make(dir);
+    if (folder) {
+      if (check) check(*folder);
+      if (try_create(*folder, name) == 0) return folder;
+    }
+    if (attempt == kMakeAttempts) {
+      throw Error(ErrorKind::Io, "cannot create " + private_dir_of(dir) + "/" + std::string(name) + ": the folder was removed " +
+                                     std::to_string(kMakeAttempts) + " times before the file could be created in it; " +
+                                     "something removes it as soon as it is empty");
+    }
+  }
+}
+
+// The pin of the file `name` (its temporary name or any other): <final name>.nwpio-creating.
+std::string pin_name_of(std::string_view name) {
+  if (name.ends_with(kTemporarySuffix)) name.remove_suffix(kTemporarySuffix.size());
+  return std::string(name) + std::string(kPinSuffix);
+}
+
 }  // namespace
 
 std::string private_dir_of(const std::string& dir) {
@@ -155,7 +187,8 @@ std::shared_ptr<const PrivateDir> PrivateDir::make(const std::string& dir) {
   if (::mkdir(mine.c_str(), 0700) != 0 && errno != EEXIST) {
     throw Error(ErrorKind::Io, "cannot create " + mine + ": " + system_text(errno));
   }
-  const int fd = open_folder(mine);
+  const int fd = open_folder(mine, true);
+  if (fd < 0) return nullptr;  // removed since the mkdir
   struct stat st {};
   try {
     check_folder(fd, mine, true, st);
@@ -186,8 +219,10 @@ std::shared_ptr<const PrivateDir> PrivateDir::join(const std::string& dir, std::
 std::string PrivateDir::path_of(std::string_view name) const { return via_ + "/" + std::string(name); }
 
 bool PrivateDir::removed() const noexcept {
+  // A network file system may answer for a folder another client removed with an error instead.
   struct stat st {};
-  return ::fstat(fd_, &st) == 0 && st.st_nlink == 0;
+  if (::fstat(fd_, &st) != 0) return errno == ENOENT || errno == ESTALE;
+  return st.st_nlink == 0;
 }
 
 std::string PrivateDir::readable(std::string text) const {
@@ -206,33 +241,30 @@ void create_exclusive(const PrivateDir& dir, std::string_view name) {
 }
 
 std::shared_ptr<const PrivateDir> make_with_file(const std::string& dir, std::string_view name) {
-  for (int attempt = 0;; ++attempt) {
-    auto folder = PrivateDir::make(dir);
-    const int err = try_create(*folder, name);
-    if (err == 0) return folder;
-    // The folder was removed after it was opened (another stream of the job emptied it): once
-    // more, with a new one.
-    if (attempt > 0) {
-      throw Error(ErrorKind::Io, "cannot create " + folder->readable(folder->path_of(name)) + ": " + system_text(err));
-    }
-  }
+  return make_holding(dir, name, {});
 }
 
-std::shared_ptr<const PrivateDir> make_ready_for(const std::string& dir, std::string_view name) {
-  for (int attempt = 0;; ++attempt) {
-    auto folder = PrivateDir::make(dir);
-    const int gone = clear_name(*folder, name);
-    const std::string shown = folder->readable(folder->path_of(name));
-    if (gone == 0) {
-      if (const int err = refusal_errno(*folder); err != 0) {
-        throw Error(ErrorKind::Io, "cannot create " + shown + ": " + refusal_text(err));
-      }
-      return folder;
+FolderPin::FolderPin(std::shared_ptr<const PrivateDir> folder, std::string name) noexcept
+    : folder_(std::move(folder)), name_(std::move(name)) {}
+
+FolderPin::~FolderPin() { ::unlinkat(folder_->descriptor(), name_.c_str(), 0); }
+
+std::unique_ptr<FolderPin> make_ready_for(const std::string& dir, std::string_view name) {
+  // The folder's refusal first, so that the error names the file the caller wants.
+  const auto refuse_full_or_closed = [&](const PrivateDir& folder) {
+    if (const int err = refusal_errno(folder); err != 0) {
+      throw Error(ErrorKind::Io, "cannot create " + folder.readable(folder.path_of(name)) + ": " + refusal_text(err));
     }
-    // The folder was removed after it was opened (another stream of the job emptied it): once
-    // more, with a new one.
-    if (attempt > 0) throw Error(ErrorKind::Io, "cannot create " + shown + ": " + system_text(gone));
+  };
+  const std::string pin_name = pin_name_of(name);
+  auto pin = std::make_unique<FolderPin>(make_holding(dir, pin_name, refuse_full_or_closed), pin_name);
+  const PrivateDir& folder = *pin->folder();
+  // Pinned, the folder cannot be removed by rmdir: gone means someone removed the pin too, which
+  // only this user or root can.
+  if (const int gone = clear_name(folder, name); gone != 0) {
+    throw Error(ErrorKind::Io, "cannot create " + folder.readable(folder.path_of(name)) + ": " + system_text(gone));
   }
+  return pin;
 }
 
 std::string refusal_of(const PrivateDir& dir) {

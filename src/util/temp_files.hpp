@@ -18,6 +18,14 @@
 // renames a complete file to its final name: rename(2) replaces whatever is there (a planted
 // symbolic link included) without following it, or, with noclobber, refuses.
 //
+// Streams and jobs of one user share the folder of a directory, and each removes it when it
+// finds it empty at its close. A folder is never empty while nwpio uses it: from rank 0's making
+// way for a file until the library created it, rank 0 keeps a pin in it (FolderPin,
+// <final name>.nwpio-creating); from then on the file itself is there until it is renamed away.
+// rmdir(2) refuses a folder that is not empty on every file system, local or networked, without
+// any lock. A folder removed between its mkdir and the pin (another stream's close, which found
+// it empty) is made again.
+//
 // The folder's NAME stays in a directory others may write: they can rename the folder away and
 // put a symbolic link or a folder of theirs under its name at any moment, and a path looked up
 // through that name afterwards (a library's open or truncate, a rename) would lead there. So
@@ -38,6 +46,8 @@ namespace nwpio::detail {
 inline constexpr std::string_view kTemporarySuffix = ".nwpio-tmp";
 // The suffix of a file's completion ledger (completion_ledger.hpp), beside its temporary file.
 inline constexpr std::string_view kLedgerSuffix = ".nwpio-done";
+// The suffix of the pin that keeps the private folder while a file is created (FolderPin).
+inline constexpr std::string_view kPinSuffix = ".nwpio-creating";
 // The private folder's name: this prefix and the user id.
 inline constexpr std::string_view kPrivateDirPrefix = ".nwpio-tmp-";
 
@@ -54,7 +64,8 @@ class PrivateDir {
  public:
   // One process (rank 0): creates the folder when it is missing, holds it and checks it: a real
   // folder of this user (a folder others may enter is closed: mode 0700). Throws Error(Io)
-  // naming the folder and what is wrong with it.
+  // naming the folder and what is wrong with it. Null when the folder was removed between its
+  // mkdir and its open (another stream found it empty): make it again.
   static std::shared_ptr<const PrivateDir> make(const std::string& dir);
   // Every other process: holds the folder `dir` names and checks it is the one rank 0 holds
   // (`inode`: rank 0's inode()). Throws Error(Io) when the name leads elsewhere now.
@@ -90,15 +101,34 @@ class PrivateDir {
 void create_exclusive(const PrivateDir& dir, std::string_view name);
 
 // Rank 0: the private folder of `dir`, held, with the file `name` created exclusively in it (a
-// folder another stream removed meanwhile is made again). Throws Error(Io).
+// folder another stream removed before the file was there is made again, a few times). Throws
+// Error(Io).
 std::shared_ptr<const PrivateDir> make_with_file(const std::string& dir, std::string_view name);
 
+// A file in the private folder, empty, that keeps the folder from being removed while the pin
+// lives (see above); removed with the pin. Held by rank 0 while a library creates a file.
+class FolderPin {
+ public:
+  // Takes the pin `name` that make_with_file created in `folder`.
+  FolderPin(std::shared_ptr<const PrivateDir> folder, std::string name) noexcept;
+  ~FolderPin();
+  FolderPin(const FolderPin&) = delete;
+  FolderPin& operator=(const FolderPin&) = delete;
+
+  const std::shared_ptr<const PrivateDir>& folder() const noexcept { return folder_; }
+
+ private:
+  std::shared_ptr<const PrivateDir> folder_;
+  std::string name_;
+};
+
 // Rank 0, before a library creates the file `name` in the private folder of `dir`: the folder,
-// made when missing and held, ready for it -- a leftover regular file of this user under the
-// name removed, anything else there refused (as create_exclusive), a folder that cannot take a
-// new file (read-only, no permission, no inode left) refused with the system's reason. Creates
-// nothing. Throws Error(Io) naming the path and the cause.
-std::shared_ptr<const PrivateDir> make_ready_for(const std::string& dir, std::string_view name);
+// made when missing, held and pinned, ready for it -- a folder that cannot take a new file
+// (read-only, no permission, no inode left) refused with the system's reason, a leftover regular
+// file of this user under the name removed, anything else there refused (as create_exclusive).
+// Creates nothing but the pin (<final name>.nwpio-creating). Throws Error(Io) naming the path and
+// the cause.
+std::unique_ptr<FolderPin> make_ready_for(const std::string& dir, std::string_view name);
 
 // The system's reason why no file can be created in `dir` now ("Read-only file system",
 // "Permission denied", "No space left on device (no free inode)"), or "" when none is seen:
