@@ -1,6 +1,7 @@
 # cmake --install: headers, libnwpio.so (C++ and C API), libnwpio_fortran.so with its .mod files,
-# pkg-config files nwpio.pc (C/C++) and nwpiof.pc (Fortran, for mpif90 + make builds such as
-# configure.wrf), and the CMake package nwpio (find_package(nwpio): nwpio::nwpio, nwpio::fortran).
+# pkg-config files nwpio.pc (C), nwpio-cxx.pc (C++: nwpio.pc and the C++ standard) and nwpiof.pc
+# (Fortran, for mpif90 + make builds such as configure.wrf), the CMake package nwpio
+# (find_package(nwpio): nwpio::nwpio, nwpio::fortran), and LICENSE (Apache-2.0) beside README.
 # libnwpio_model (the demo models' helpers: nwpio-model.pc, nwpio-modelf.pc; nwpio::model,
 # nwpio::model_fortran) goes with it.
 # Everything here is install component "nwpio": `cmake --install build --component nwpio`
@@ -69,10 +70,18 @@ install(FILES ${CMAKE_BINARY_DIR}/nwpioConfig.cmake ${CMAKE_BINARY_DIR}/nwpioCon
   DESTINATION ${NWPIO_CMAKE_DIR} COMPONENT nwpio)
 
 # ---- pkg-config -----------------------------------------------------------------------------
-# nwpio.pc: the C/C++ API. Its headers include <mpi.h>, so Cflags carry MPI's include path and
-# Libs MPI's libraries (a consumer built with plain cc/c++ then needs nothing else; with
-# mpicc/mpicxx they are harmless repeats). netCDF and PnetCDF are libnwpio's private
-# dependencies (a shared library's DT_NEEDED): only a static link needs them (Libs.private).
+# Every .pc names the licence (License: an SPDX identifier, which pkgconf 1.9 and later read;
+# older pkgconf and freedesktop's pkg-config ignore the field).
+# nwpio.pc: the C API (and the include path and libraries of the C++ one). Its headers include
+# <mpi.h>, so Cflags carry MPI's include path and Libs MPI's libraries (a consumer built with
+# plain cc/c++ then needs nothing else; with mpicc/mpicxx they are harmless repeats). netCDF and
+# PnetCDF are libnwpio's private dependencies (a shared library's DT_NEEDED): only a static
+# link needs them (Libs.private).
+# nwpio-cxx.pc: the C++ API, nwpio.pc plus -std=c++20, which the C++ headers need (defaulted
+# comparisons). A file of its own because C compilers reject a C++ -std (clang: an error; gcc:
+# a warning, an error under -Werror) and the C models (examples/c) use nwpio.pc. The ISO
+# spelling c++20: every C++20 compiler takes it, and the library itself is built without GNU
+# extensions.
 # nwpiof.pc: the Fortran module. The consumer compiles with mpif90, whose wrapper supplies MPI;
 # Cflags is the .mod directory, Libs the two libraries with an rpath, so the program runs
 # without LD_LIBRARY_PATH.
@@ -106,10 +115,12 @@ endif()
 file(RELATIVE_PATH NWPIO_PC_TO_PREFIX /nwpio-prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /nwpio-prefix)
 string(REGEX REPLACE "/$" "" NWPIO_PC_TO_PREFIX "${NWPIO_PC_TO_PREFIX}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc @ONLY)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio-cxx.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-cxx.pc @ONLY)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpiof.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpiof.pc @ONLY)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio-model.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-model.pc @ONLY)
 configure_file(${CMAKE_CURRENT_LIST_DIR}/nwpio-modelf.pc.in ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-modelf.pc @ONLY)
-install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
+install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio.pc ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-cxx.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
 if(TARGET nwpio_model)
   install(FILES ${CMAKE_BINARY_DIR}/pkgconfig/nwpio-model.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT nwpio)
 endif()
@@ -143,14 +154,14 @@ endif()
 # <prefix>/share/nwpio, laid out as the source tree (the job scripts find it as NWPIO_ROOT/
 # share/nwpio): the hint profiles (configs/hints/, what &nwpio hints_file names), the example
 # namelists and iofields (configs/), the Slurm job scripts (slurm/) and the example models
-# (examples/: mini_wrf in Fortran, c and cpp); <prefix>/share/doc/nwpio: README and docs/.
+# (examples/: mini_wrf in Fortran, c and cpp); <prefix>/share/doc/nwpio: README, LICENSE and docs/.
 set(NWPIO_SHARE_DIR ${CMAKE_INSTALL_DATADIR}/nwpio)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/configs/ DESTINATION ${NWPIO_SHARE_DIR}/configs COMPONENT nwpio)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/slurm/ DESTINATION ${NWPIO_SHARE_DIR}/slurm COMPONENT tools
   USE_SOURCE_PERMISSIONS)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/mini_wrf ${PROJECT_SOURCE_DIR}/examples/c ${PROJECT_SOURCE_DIR}/examples/cpp
   DESTINATION ${NWPIO_SHARE_DIR}/examples COMPONENT tools)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT nwpio)
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT nwpio)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT nwpio)
 
 # ---- environment modules ---------------------------------------------------------------------
