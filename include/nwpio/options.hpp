@@ -125,6 +125,11 @@ struct OutputOptions {
   // --- reliability ------------------------------------------------------------------
   bool noclobber = false;          // an existing file at the final name is an error
   bool fsync_before_rename = true; // data on disk before the file takes its final name
+  // A file's collective create or close that has not returned after this many seconds ends the
+  // process with a message naming the file (status 124), instead of waiting until the job's
+  // time limit: a rank that never comes (Open MPI's OMPIO hangs inside MPI_File_open when a
+  // rank's own open fails; docs/RELIABILITY.md). 0: no limit.
+  int file_timeout_seconds = 600;
 
   // --- reporting --------------------------------------------------------------------
   bool print_timing = true;  // rank 0 prints WRF's "Timing for Writing ..." line per frame

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <functional>
+#include <string>
 
 #include "util/fault_injection.hpp"
 
@@ -26,6 +27,9 @@ struct TestHooks {
   // creates it, so a test can change the file system in between (turn it read-only: the
   // library's create then fails, and its error must still carry the system's reason).
   std::function<void()> before_create;
+  // Run (on the watchdog's thread) instead of ending the process when a file's create or close
+  // passes options.file_timeout_seconds, with the message it would have printed.
+  std::function<void(const std::string&)> file_timeout;
 };
 
 }  // namespace nwpio::detail

@@ -140,12 +140,17 @@ void FileSink::open_file(const FileName& file) {
                                   expected_file_bytes(layout_, options_), setup_.traits.parallel && plans_.rearranged(),
                                   placement);
   });
-  HeldFolder held = hold_folder(file, temp_name);
+  HeldFolder held;
+  std::string temp;
+  {
+    const Deadline limit = file_deadline("the create", file.path);
+    held = hold_folder(file, temp_name);
+    // Every path of the file from here on goes through the folder's descriptor; messages name
+    // the folder as users know it.
+    temp = held.folder ? held.folder->path_of(temp_name) : temporary_path_of(file.path);
+    create_file(held.folder.get(), temp, hints);
+  }
   const std::shared_ptr<const PrivateDir> folder = held.folder;
-  // Every path of the file from here on goes through the folder's descriptor; messages name the
-  // folder as users know it.
-  const std::string temp = folder ? folder->path_of(temp_name) : temporary_path_of(file.path);
-  create_file(folder.get(), temp, hints);
   held.pin.reset();  // the file keeps the folder now
   LayoutFacts facts;
   run_and_agree(comm_, [&] {
@@ -198,6 +203,7 @@ void FileSink::complete_file(std::size_t stats_index, FrameStats& stats) {
   const bool behind = file_.behind && written > 0;
   file_.open = false;
   try {
+    const Deadline limit = file_deadline("the close", file_.commit.final_path);
     run_and_agree(comm_, [&] {
       try {
         backend_->close(!behind && options_.fsync_before_rename);
@@ -238,6 +244,7 @@ void FileSink::complete_file(std::size_t stats_index, FrameStats& stats) {
 // temporary name.
 void FileSink::close_broken_file() noexcept {
   try {
+    const Deadline limit = file_deadline("the close", file_.commit.final_path);
     run_and_agree(comm_, [&] { backend_->close(false); });
   } catch (const Error&) {
   }
@@ -246,6 +253,18 @@ void FileSink::close_broken_file() noexcept {
   if (rank_ == 0) {
     std::fprintf(stderr, "nwpio: the partial file stays at %s\n", file_.commit.readable(file_.commit.temp).c_str());
   }
+}
+
+Deadline FileSink::file_deadline(const std::string& doing, const std::string& path) const {
+  const int limit = options_.file_timeout_seconds;
+  std::string message = "nwpio: rank " + std::to_string(rank_) + ": " + doing + " of " + path +
+                        " has not returned after " + std::to_string(limit) +
+                        " s (file_timeout_seconds): a collective call waits for a rank that does not come (under "
+                        "Open MPI's OMPIO: a rank whose own MPI_File_open failed; docs/RELIABILITY.md). Ending this "
+                        "process.";
+  Deadline::Expired on_expiry;
+  if (setup_.hooks && setup_.hooks->file_timeout) on_expiry = setup_.hooks->file_timeout;
+  return Deadline(std::chrono::seconds(limit), std::move(message), std::move(on_expiry));
 }
 
 }  // namespace nwpio::detail

@@ -10,6 +10,7 @@
 #include "filesink/file_sink.hpp"
 #include "filesink/frame_plans.hpp"
 #include "layout/layout_facts.hpp"
+#include "util/deadline.hpp"
 
 namespace nwpio::detail {
 
@@ -58,6 +59,9 @@ class FileSink final : public FrameSink {
   // committed_after_seconds 0, one committed behind gets it when the service settles it.
   void complete_file(std::size_t stats_index, FrameStats& stats);
   void close_broken_file() noexcept;
+  // A time limit (options.file_timeout_seconds) on the collective step `doing` of the file at
+  // `path` (util/deadline.hpp).
+  Deadline file_deadline(const std::string& doing, const std::string& path) const;
 
   // file_sink.cpp
   void run_rounds(const FrameEnd& frame, FrameStats& stats);

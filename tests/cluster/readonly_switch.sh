@@ -40,7 +40,9 @@
 # Each run writes to OUTPUT_DIR/run<i> and logs to LOGS/run<i>.*, and passes when:
 #   - it ended before --timeout (no hang) with a non-zero exit status (a run that ended without an
 #     error did not see the flip: choose an earlier --after or more frames);
-#   - every rank printed "nwpio-demo: error on rank R: <text>", all with the same text;
+#   - every rank printed "nwpio-demo: error on rank R: <text>", all with the same text, or (a
+#     step that never returned, ended by the &nwpio setting file_timeout_seconds) every rank
+#     printed "nwpio: rank R: <step> of <file> has not returned after ...", all the same step;
 #   - every file under a final name (after --restore) is OK by nwpio-check and holds exactly what
 #     the reference file of the same name holds (nwpio-compare: every value, through netCDF-C).
 # Prints one line per run and exits 0 only when every run passed (or, tolerated, hung inside
@@ -153,8 +155,16 @@ for ((i = 1; i <= runs; ++i)); do
   elif ((status == 0)); then
     problems+=("the run ended without an error: the flip after ${flipped_at} s was not seen (flip earlier, or write more frames)")
   fi
-  # Every rank's error, all alike (a run killed in the known hang printed none).
+  # Every rank's error, all alike (a run killed in the known hang printed none). A run that
+  # nwpio's file_timeout_seconds ended: every rank names the same step of the same file instead.
   texts=$(sed -n 's/^nwpio-demo: error on rank \([0-9]*\): \(.*\)$/\1 \2/p' "$log.log")
+  timed_out=$(sed -n 's/^nwpio: rank \([0-9]*\): \(.*\) has not returned after .*(file_timeout_seconds).*$/\1 \2/p' "$log.log")
+  if [[ -z $hang && -n $timed_out ]] && (($(cut -d' ' -f1 <<< "$timed_out" | sort -u | grep -c .) == ranks)); then
+    texts=$timed_out
+    timeout_ended=1
+  else
+    timeout_ended=0
+  fi
   if [[ $hang != ompio-open ]]; then
     for ((r = 0; r < ranks; ++r)); do
       grep -q "^$r " <<< "$texts" || problems+=("rank $r printed no error")
@@ -187,6 +197,8 @@ for ((i = 1; i <= runs; ++i)); do
   if ((${#problems[@]} == 0)) && [[ $hang == ompio-open ]]; then
     known_runs=$((known_runs + 1))
     echo "KNOWN $summary; hung inside Open MPI's MPI_File_open (OMPIO), killed after ${limit} s (stacks: $log.stacks)"
+  elif ((${#problems[@]} == 0)) && ((timeout_ended)); then
+    echo "ok   $summary; ended by file_timeout_seconds, every rank: $(cut -d' ' -f2- <<< "$texts" | head -1)"
   elif ((${#problems[@]} == 0)); then
     echo "ok   $summary; every rank: $(cut -d' ' -f2- <<< "$texts" | head -1)"
   else
