@@ -31,48 +31,50 @@ struct Seen {
   }
 };
 
-Writer timed_writer(const Model& model, OutputOptions o, int limit, const std::shared_ptr<detail::TestHooks>& hooks,
-                    Seen& seen) {
-  o.file_timeout_seconds = limit;
-  hooks->file_timeout = [&seen](const std::string& m) { seen.add(m); };
-  return detail::make_writer(model.decomposition(), model.schema(), o, {hooks, nullptr, nullptr});
-}
+// A stream whose file steps run under `limit` seconds, the watchdog's messages kept in `seen`.
+struct TimedRun {
+  std::string dir;
+  ModelShape shape;
+  Model model{world(), shape};
+  std::shared_ptr<detail::TestHooks> hooks = std::make_shared<detail::TestHooks>();
+  Seen seen;
+  Writer writer;
+
+  TimedRun(const std::string& name, int limit, int frames_per_file)
+      : dir(fresh_dir(name)), writer(make(limit, frames_per_file)) {}
+
+  Writer make(int limit, int frames_per_file) {
+    OutputOptions o = options_for(dir);
+    o.frames_per_file = frames_per_file;
+    o.file_timeout_seconds = limit;
+    hooks->file_timeout = [this](const std::string& m) { seen.add(m); };
+    return detail::make_writer(model.decomposition(), model.schema(), o, {hooks, nullptr, nullptr});
+  }
+};
 
 TEST(FileTimeout, ACreateWaitingPastTheLimitIsNamedOnEveryRank) {
-  const std::string dir = fresh_dir("file_timeout_create");
-  ModelShape shape;
-  Model model(world(), shape);
-  auto hooks = std::make_shared<detail::TestHooks>();
-  Seen seen;
-  Writer w = timed_writer(model, options_for(dir), 1, hooks, seen);
-  hooks->before_create = [] { std::this_thread::sleep_for(std::chrono::seconds(4)); };  // rank 0 only
-  write_frame(w, model, 0);
-  hooks->before_create = nullptr;
-  w.close();
-  const auto messages = seen.all();
+  TimedRun run("file_timeout_create", 1, 1);
+  run.hooks->before_create = [] { std::this_thread::sleep_for(std::chrono::seconds(4)); };  // rank 0 only
+  write_frame(run.writer, run.model, 0);
+  run.hooks->before_create = nullptr;
+  run.writer.close();
+  const auto messages = run.seen.all();
   ASSERT_EQ(messages.size(), 1u);
-  const std::string expected = "nwpio: rank " + std::to_string(my_rank()) + ": the create of " + file_at(dir, 0) +
+  const std::string expected = "nwpio: rank " + std::to_string(my_rank()) + ": the create of " + file_at(run.dir, 0) +
                                " has not returned after 1 s (file_timeout_seconds)";
   EXPECT_EQ(messages[0].rfind(expected, 0), 0u) << messages[0];
   MPI_Barrier(world());
-  expect_complete(file_at(dir, 0), {0}, model, shape);
+  expect_complete(file_at(run.dir, 0), {0}, run.model, run.shape);
 }
 
 TEST(FileTimeout, StepsWithinTheLimitNameNothing) {
-  const std::string dir = fresh_dir("file_timeout_none");
-  ModelShape shape;
-  Model model(world(), shape);
-  auto hooks = std::make_shared<detail::TestHooks>();
-  Seen seen;
-  OutputOptions o = options_for(dir);
-  o.frames_per_file = 2;
-  Writer w = timed_writer(model, o, 30, hooks, seen);
-  for (int t = 0; t < 3; ++t) write_frame(w, model, t);
-  w.close();
-  EXPECT_TRUE(seen.all().empty());
+  TimedRun run("file_timeout_none", 30, 2);
+  for (int t = 0; t < 3; ++t) write_frame(run.writer, run.model, t);
+  run.writer.close();
+  EXPECT_TRUE(run.seen.all().empty());
   MPI_Barrier(world());
-  expect_complete(file_at(dir, 0), {0, 1}, model, shape);
-  expect_complete(file_at(dir, 2), {2}, model, shape);
+  expect_complete(file_at(run.dir, 0), {0, 1}, run.model, run.shape);
+  expect_complete(file_at(run.dir, 2), {2}, run.model, run.shape);
 }
 
 }  // namespace
