@@ -1,6 +1,9 @@
 // The namelist reader on every syntax element, from strings (no MPI).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <string_view>
+
 #include "config/namelist_parser.hpp"
 #include "config/namelist_values.hpp"
 #include "nwpio/error.hpp"
@@ -8,7 +11,10 @@
 namespace nwpio::detail {
 namespace {
 
-Namelist parse(const std::string& text) { return Namelist::parse(text, "test.nml"); }
+// The groups these tests read: nwpio's and made-up ones.
+constexpr std::array<std::string_view, 8> kGroups{"time_control", "domains", "nwpio", "g", "fdda", "grib2", "old", "older"};
+
+Namelist parse(const std::string& text) { return Namelist::parse(text, "test.nml", kGroups); }
 
 const NamelistEntry& entry(const Namelist& nl, const char* group, const char* key) {
   const NamelistEntry* e = nl.find(group, key);
@@ -46,7 +52,7 @@ TEST(NamelistSyntax, NamesAreCaseInsensitive) {
 TEST(NamelistSyntax, CommentsBlankLinesAndContinuedValues) {
   const Namelist nl = parse(
       "! leading comment\n\n&domains ! after group\n"
-      "  e_we = 74, ! first\n"
+      "  e_we = 74  ! first (after a comma, a comment is an empty value: below)\n"
       "         112,\n"
       "\n"
       "         94   ! continued over lines\n"
@@ -147,10 +153,46 @@ TEST(NamelistSyntax, IndexedKeysAndLaterAssignmentsOverride) {
 }
 
 TEST(NamelistSyntax, AlternativeGroupDelimiters) {
-  const Namelist nl = parse("$old\n a = 1\n$end\n&older\n b = 2\n&end\n&new b = 3 /\n");
+  const Namelist nl = parse("$old\n a = 1\n$end\n&older\n b = 2\n&end\n&g b = 3 $END\n");
   EXPECT_EQ(ints(entry(nl, "old", "a")), (std::vector<std::int64_t>{1}));
   EXPECT_EQ(ints(entry(nl, "older", "b")), (std::vector<std::int64_t>{2}));
-  EXPECT_EQ(ints(entry(nl, "new", "b")), (std::vector<std::int64_t>{3}));
+  EXPECT_EQ(ints(entry(nl, "g", "b")), (std::vector<std::int64_t>{3}));
+}
+
+// gfortran's (and so WRF's) rule: a READ of a group skips everything before the group's '&name';
+// tests/namelist_gfortran compares with gfortran itself.
+TEST(NamelistSyntax, TextOutsideTheGroupsIsNotRead) {
+  const Namelist nl = parse(
+      "WRF namelist, run 12 (free text)\n"
+      "&physics s = 'never closed\n/\n"  // a group nwpio does not read is not read at all
+      "notes: R&D, 50% & more / done\n"
+      "&g a = 1 / text after the end\n"
+      "&domains\n max_dom = 2\n/\n");
+  EXPECT_EQ(ints(entry(nl, "g", "a")), (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(ints(entry(nl, "domains", "max_dom")), (std::vector<std::int64_t>{2}));
+  EXPECT_EQ(nl.group("physics"), nullptr);
+}
+
+TEST(NamelistSyntax, AGroupStartsAtItsFirstNameOutsideComments) {
+  // after '!' the rest of the line is skipped; a longer name is another group
+  const Namelist nl = parse("! see &g below\n&gx a = 7 /\n&G\n a = 1 /\n&g a = 2 /\n");
+  EXPECT_EQ(ints(entry(nl, "g", "a")), (std::vector<std::int64_t>{1}));  // a repeated group is not read
+  EXPECT_EQ(nl.groups().size(), 1u);
+}
+
+// gfortran reads a comment right after '=' or ',' as an empty value; after a value, or on a line
+// of its own, a comment is a blank.
+TEST(NamelistSyntax, ACommentAfterACommaIsAnEmptyValue) {
+  const Namelist nl = parse("&g\n a = 10, ! c\n 20\n b = ! c\n 30 ! c\n 40\n c = 1,\n ! c\n 2\n/\n");
+  const auto& a = entry(nl, "g", "a");
+  ASSERT_EQ(a.values.size(), 3u);
+  EXPECT_EQ(a.values[1].kind, NamelistValue::Kind::Null);
+  EXPECT_EQ(a.values[2].integer, 20);
+  const auto& b = entry(nl, "g", "b");
+  ASSERT_EQ(b.values.size(), 3u);
+  EXPECT_EQ(b.values[0].kind, NamelistValue::Kind::Null);
+  EXPECT_EQ(b.values[2].integer, 40);
+  EXPECT_EQ(ints(entry(nl, "g", "c")), (std::vector<std::int64_t>{1, 2}));
 }
 
 TEST(NamelistSyntax, CrLfLineEndingsAndTabs) {
