@@ -4,10 +4,12 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <limits>
 #include <sstream>
 
+#include "config/namelist_typos.hpp"
 #include "nwpio/error.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
@@ -52,6 +54,12 @@ Namelist load_namelist(const std::string& path, MPI_Comm comm) {
   const std::string text = read_text_on_root(path, "namelist file", comm);
   Namelist nl;
   run_and_agree(comm, [&] { nl = Namelist::parse(text, path); });
+  int rank = 0;
+  mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  if (rank == 0) {
+    for (const std::string& w : misspelled_key_warnings(nl)) std::cerr << "nwpio: " << w << '\n';
+    std::cerr.flush();
+  }
   return nl;
 }
 

@@ -8,19 +8,24 @@
 #include <cctype>
 
 #include "nwpio/error.hpp"
+#include "util/near_names.hpp"
 #include "util/text.hpp"
 
 namespace nwpio::detail {
 
 namespace {
 
+std::vector<std::string> namelist_keys() {
+  std::vector<std::string> out;
+  for (const OptionRow& row : option_rows()) {
+    if (row.namelist) out.emplace_back(row.name);
+  }
+  return out;
+}
+
 std::string valid_keys() {
   std::string out;
-  for (const OptionRow& row : option_rows()) {
-    if (!row.namelist) continue;
-    if (!out.empty()) out += ", ";
-    out += row.name;
-  }
+  for (const std::string& key : namelist_keys()) out += (out.empty() ? "" : ", ") + key;
   return out;
 }
 
@@ -64,8 +69,10 @@ void apply_nwpio_group(const Namelist& nl, OutputOptions& options) {
       if (row.namelist && row.name == e.name) key = &row;
     }
     if (key == nullptr) {
+      const std::string near = nearest(e.name, namelist_keys());
       throw Error(ErrorKind::Config, where(nl.file(), e.pos) + "expected a key of &nwpio, found unknown key '" + e.name +
-                                         "'; valid keys: " + valid_keys());
+                                         "'" + (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                                         "; valid keys: " + valid_keys());
     }
     NamelistReader reader(nl, 1);
     const NamelistValue* v = reader.find("nwpio", e.name, Columns::One);

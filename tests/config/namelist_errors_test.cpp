@@ -8,6 +8,7 @@
 
 #include "config/namelist_parser.hpp"
 #include "config/namelist_settings.hpp"
+#include "config/namelist_typos.hpp"
 #include "model_settings_from.hpp"
 #include "nwpio/error.hpp"
 
@@ -102,13 +103,40 @@ TEST(NamelistErrors, MissingAndOutOfRange) {
 
 TEST(NamelistErrors, UnknownNwpioKeyListsTheValidOnes) {
   const std::string e = settings_error(kDate + "/\n&nwpio\n output_dir = '/tmp'\n gahter = 'direct'\n/\n");
-  EXPECT_EQ(e.rfind("test.nml:6:2: expected a key of &nwpio, found unknown key 'gahter'; valid keys: output_dir, ", 0), 0u) << e;
+  EXPECT_EQ(e.rfind("test.nml:6:2: expected a key of &nwpio, found unknown key 'gahter' (did you mean 'gather'?); "
+                    "valid keys: output_dir, ", 0), 0u) << e;
+  const std::string far = settings_error(kDate + "/\n&nwpio\n no_such_thing = 1\n/\n");
+  EXPECT_EQ(far.rfind("test.nml:5:2: expected a key of &nwpio, found unknown key 'no_such_thing'; valid keys: ", 0), 0u) << far;
   EXPECT_NE(e.find("gather"), std::string::npos);
   EXPECT_NE(e.find("hints_profile"), std::string::npos);
   EXPECT_EQ(settings_error(kDate + "/\n&nwpio\n gather = 'sideways'\n/\n"),
             "test.nml:5:11: expected 'auto', 'rearrange' or 'direct' for gather, found string 'sideways'");
   EXPECT_EQ(settings_error(kDate + "/\n&nwpio\n max_round_bytes = 0\n/\n"),
             "test.nml:5:20: expected an integer >= 1 for max_round_bytes, found integer 0");
+}
+
+// A key of WRF's groups a typo away from one nwpio reads is a warning naming the key it resembles;
+// WRF's other keys, including those near ours, are not.
+TEST(NamelistErrors, MisspelledWrfKeysAreWarnings) {
+  const Namelist nl = Namelist::parse(kDate + " histroy_interval = 60\n frames_per_outfle = 1\n restart_interval = 60\n"
+                                              " history_inname = 'x'\n history_interval = 30\n/\n"
+                                              "&domains\n s_we = 1\n e_vret = 30\n mp_physics = 8\n dz = 1\n/\n"
+                                              "&namelist_quilt\n nio_group = 2\n/\n",
+                                      "test.nml");
+  EXPECT_EQ(misspelled_key_warnings(nl),
+            (std::vector<std::string>{
+                "test.nml:3:2: warning: nwpio reads no key 'histroy_interval' in &time_control; did you mean "
+                "'history_interval'? (nwpio ignores the key and uses the default of history_interval; WRF itself "
+                "stops on a key it does not know)",
+                "test.nml:4:2: warning: nwpio reads no key 'frames_per_outfle' in &time_control; did you mean "
+                "'frames_per_outfile'? (nwpio ignores the key and uses the default of frames_per_outfile; WRF itself "
+                "stops on a key it does not know)",
+                "test.nml:11:2: warning: nwpio reads no key 'e_vret' in &domains; did you mean 'e_vert'? (nwpio ignores "
+                "the key and uses the default of e_vert; WRF itself stops on a key it does not know)",
+                "test.nml:16:2: warning: nwpio reads no key 'nio_group' in &namelist_quilt; did you mean 'nio_groups'? "
+                "(nwpio ignores the key and uses the default of nio_groups; WRF itself stops on a key it does not "
+                "know)"}));
+  EXPECT_TRUE(misspelled_key_warnings(Namelist::parse(kDate + "/\n", "t")).empty());
 }
 
 TEST(NamelistErrors, UnknownKeysInWrfGroupsAreIgnored) {
