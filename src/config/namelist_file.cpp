@@ -1,6 +1,7 @@
 #include "config/namelist_file.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "config/namelist_typos.hpp"
+#include "config/nwpio_keys.hpp"
 #include "nwpio/error.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
@@ -32,6 +34,40 @@ std::string read_text_file(const std::string& path, std::string_view what) {
   return text.str();
 }
 
+namespace {
+
+// Rank 0's `text` on every rank (at most 2 GiB: the callers check).
+void broadcast_from_root(std::string& text, MPI_Comm comm) {
+  int size = static_cast<int>(text.size());
+  mpi_check(MPI_Bcast(&size, 1, MPI_INT, 0, comm), "MPI_Bcast(text size)");
+  text.resize(static_cast<std::size_t>(size));
+  if (size > 0) mpi_check(MPI_Bcast(text.data(), size, MPI_CHAR, 0, comm), "MPI_Bcast(text)");
+}
+
+// The variables the path keys refer to, from rank 0's environment, on every rank. Every rank
+// asks for the same names (they parsed the same text).
+Environment environment_of_root(const std::vector<std::string>& names, int rank, MPI_Comm comm) {
+  std::string packed;  // per name: '1' value '\0' when set and not empty, else '0'
+  if (rank == 0) {
+    for (const std::string& name : names) {
+      const char* value = std::getenv(name.c_str());
+      packed += value != nullptr && *value != '\0' ? "1" + std::string(value) + '\0' : std::string("0");
+    }
+  }
+  broadcast_from_root(packed, comm);
+  Environment env;
+  std::size_t k = 0;
+  for (const std::string& name : names) {
+    if (packed.at(k++) == '0') continue;
+    const std::size_t end = packed.find('\0', k);
+    env[name] = packed.substr(k, end - k);
+    k = end + 1;
+  }
+  return env;
+}
+
+}  // namespace
+
 std::string read_text_on_root(const std::string& path, std::string_view what, MPI_Comm comm) {
   int rank = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
@@ -43,10 +79,7 @@ std::string read_text_on_root(const std::string& path, std::string_view what, MP
       throw Error(ErrorKind::Config, "the " + std::string(what) + " '" + path + "' is larger than 2 GiB");
     }
   });
-  int size = static_cast<int>(text.size());
-  mpi_check(MPI_Bcast(&size, 1, MPI_INT, 0, comm), "MPI_Bcast(namelist size)");
-  text.resize(static_cast<std::size_t>(size));
-  if (size > 0) mpi_check(MPI_Bcast(text.data(), size, MPI_CHAR, 0, comm), "MPI_Bcast(namelist text)");
+  broadcast_from_root(text, comm);
   return text;
 }
 
@@ -56,6 +89,7 @@ Namelist load_namelist(const std::string& path, MPI_Comm comm) {
   run_and_agree(comm, [&] { nl = Namelist::parse(text, path); });
   int rank = 0;
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  nl.set_environment(environment_of_root(path_variables(nl), rank, comm));
   if (rank == 0) {
     for (const std::string& w : misspelled_key_warnings(nl)) std::cerr << "nwpio: " << w << '\n';
     std::cerr.flush();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "config/namelist_lexer.hpp"
+#include "config/path_variables.hpp"
 
 namespace nwpio::detail {
 
@@ -55,9 +56,15 @@ class Namelist {
   const NamelistGroup* group(std::string_view name) const noexcept;  // case-insensitive
   const NamelistEntry* find(std::string_view group, std::string_view key) const noexcept;
 
+  // The variables the path keys of &nwpio refer to, with their values from the environment the
+  // file is read in (rank 0's: load_namelist); empty after parse().
+  const Environment& environment() const noexcept { return environment_; }
+  void set_environment(Environment env) { environment_ = std::move(env); }
+
  private:
   std::string file_;
   std::vector<NamelistGroup> groups_;
+  Environment environment_;
 };
 
 }  // namespace nwpio::detail

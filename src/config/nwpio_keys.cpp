@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cctype>
+#include <stdexcept>
 
 #include "nwpio/error.hpp"
 #include "util/near_names.hpp"
@@ -39,6 +40,16 @@ std::string NwpioValue::text() const {
   }
 }
 
+std::string NwpioValue::path() const {
+  const std::string text = string();
+  try {
+    return expand_variables(text, nl_.environment());
+  } catch (const std::invalid_argument& e) {
+    throw Error(ErrorKind::Config, where(nl_.file(), v_.pos) + "cannot expand " + std::string(key_) + " '" + text +
+                                       "': " + e.what() + " (the environment of rank 0, which reads the namelist)");
+  }
+}
+
 std::size_t NwpioValue::choice(std::span<const std::string_view> choices) const {
   const std::string s = lower(string());
   std::string list;
@@ -58,6 +69,21 @@ std::string NwpioValue::origin() const {
 void NwpioValue::fail(std::string_view expected) const {
   throw Error(ErrorKind::Config, where(nl_.file(), v_.pos) + "expected " + std::string(expected) + " for " +
                                      std::string(key_) + ", found " + describe(v_));
+}
+
+std::vector<std::string> path_variables(const Namelist& nl) {
+  std::vector<std::string> names;
+  const NamelistGroup* g = nl.group("nwpio");
+  if (g == nullptr) return names;
+  for (const OptionRow& row : option_rows()) {
+    const NamelistEntry* e = row.namelist && row.type == "path" ? g->find(row.name) : nullptr;
+    if (e == nullptr) continue;
+    for (const NamelistValue& v : e->values) {
+      if (v.kind != NamelistValue::Kind::String) continue;
+      for (std::string& name : variables_in(v.text)) names.push_back(std::move(name));
+    }
+  }
+  return names;
 }
 
 void apply_nwpio_group(const Namelist& nl, OutputOptions& options) {
