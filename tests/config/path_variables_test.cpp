@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <stdexcept>
+#include <utility>
 
 #include "config/namelist_parser.hpp"
 #include "config/namelist_settings.hpp"
@@ -33,11 +34,15 @@ TEST(PathVariables, Expanded) {
 }
 
 TEST(PathVariables, UnsetAndMalformedAreErrors) {
-  EXPECT_EQ(expand_error("$NWPIO_ROT/x"), "environment variable NWPIO_ROT is not set or empty");
-  EXPECT_EQ(expand_error("/x/${HOME}"), "environment variable HOME is not set or empty");
-  EXPECT_EQ(expand_error("/x/$"), "'$' at character 4 starts no variable name (write $NAME or ${NAME} for a variable, $$ for a '$')");
-  EXPECT_EQ(expand_error("/x/$1"), "'$' at character 4 starts no variable name (write $NAME or ${NAME} for a variable, $$ for a '$')");
-  EXPECT_EQ(expand_error("${RUN/x"), "'$' at character 1 has no '}' after ${RUN (write $NAME or ${NAME} for a variable, $$ for a '$')");
+  const std::string hint = " (write $NAME or ${NAME} for a variable, $$ for a '$')";
+  const std::pair<const char*, std::string> cases[] = {
+      {"$NWPIO_ROT/x", "environment variable NWPIO_ROT is not set or empty"},
+      {"/x/${HOME}", "environment variable HOME is not set or empty"},
+      {"/x/$", "'$' at character 4 starts no variable name" + hint},
+      {"/x/$1", "'$' at character 4 starts no variable name" + hint},
+      {"${RUN/x", "'$' at character 1 has no '}' after ${RUN" + hint},
+  };
+  for (const auto& [text, message] : cases) EXPECT_EQ(expand_error(text), message) << text;
 }
 
 const std::string kDate = "&time_control\n start_year = 2019, start_month = 9, start_day = 4\n/\n";
