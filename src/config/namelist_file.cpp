@@ -8,6 +8,8 @@
 #include <iostream>
 #include <iterator>
 #include <limits>
+#include <mutex>
+#include <set>
 #include <sstream>
 
 #include "config/namelist_typos.hpp"
@@ -66,6 +68,25 @@ Environment environment_of_root(const std::vector<std::string>& names, int rank,
   return env;
 }
 
+// The warnings already printed by this process: a program may load one namelist several times
+// (nwpio-check: for the I/O servers, the model and each domain), and says each warning once.
+class PrintedWarnings {
+ public:
+  bool first_time(const std::string& warning) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return seen_.insert(warning).second;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::set<std::string> seen_;
+};
+
+PrintedWarnings& printed_warnings() {
+  static PrintedWarnings printed;
+  return printed;
+}
+
 }  // namespace
 
 std::string read_text_on_root(const std::string& path, std::string_view what, MPI_Comm comm) {
@@ -91,7 +112,9 @@ Namelist load_namelist(const std::string& path, MPI_Comm comm) {
   mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   nl.set_environment(environment_of_root(path_variables(nl), rank, comm));
   if (rank == 0) {
-    for (const std::string& w : misspelled_key_warnings(nl)) std::cerr << "nwpio: " << w << '\n';
+    for (const std::string& w : misspelled_key_warnings(nl)) {
+      if (printed_warnings().first_time(w)) std::cerr << "nwpio: " << w << '\n';
+    }
     std::cerr.flush();
   }
   return nl;

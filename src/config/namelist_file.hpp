@@ -20,7 +20,7 @@ std::string read_text_on_root(const std::string& path, std::string_view what, MP
 
 // read_text_on_root + Namelist::parse on every rank, agreed, with the variables of the path keys
 // from rank 0's environment (path_variables.hpp); rank 0 prints a warning to stderr for each
-// likely misspelled key (misspelled_key_warnings). Collective.
+// likely misspelled key (misspelled_key_warnings), once per process. Collective.
 Namelist load_namelist(const std::string& path, MPI_Comm comm);
 
 }  // namespace nwpio::detail

@@ -187,8 +187,9 @@ TEST(NamelistSyntax, ACommentAfterACommaIsAnEmptyValue) {
   // The values as written in a namelist, an empty value as nothing between two commas.
   const auto written = [&](const char* key) {
     std::string out;
-    for (const NamelistValue& v : entry(nl, "g", key).values) {
-      out += (out.empty() ? "" : ",") + (v.kind == NamelistValue::Kind::Null ? std::string() : v.text);
+    const auto& values = entry(nl, "g", key).values;
+    for (std::size_t c = 0; c < values.size(); ++c) {
+      out += (c == 0 ? "" : ",") + (values[c].kind == NamelistValue::Kind::Null ? std::string() : values[c].text);
     }
     return out;
   };
