@@ -53,7 +53,12 @@ Environment environment_of_root(const std::vector<std::string>& names, int rank,
   if (rank == 0) {
     for (const std::string& name : names) {
       const char* value = std::getenv(name.c_str());
-      packed += value != nullptr && *value != '\0' ? "1" + std::string(value) + '\0' : std::string("0");
+      // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) about "1" + std::string(...).
+      if (value != nullptr && *value != '\0') {
+        packed.append(1, '1').append(value).append(1, '\0');
+      } else {
+        packed.append(1, '0');
+      }
     }
   }
   broadcast_from_root(packed, comm);

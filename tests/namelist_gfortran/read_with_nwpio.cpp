@@ -13,6 +13,7 @@
 #include "config/namelist_values.hpp"
 #include "config/nwpio_keys.hpp"
 #include "nwpio/error.hpp"
+#include "util/text.hpp"
 
 namespace {
 
@@ -52,7 +53,7 @@ std::string values_of(const Namelist& nl, const Key& key) {
     if (c > 0) out += ",";
     switch (key.type) {
       case Type::Integer: out += v ? std::to_string(value_as_integer(nl, key.name, *v)) : "-999"; break;
-      case Type::Text: out += "'" + (v ? value_as_string(nl, key.name, *v) : std::string("(unset)")) + "'"; break;
+      case Type::Text: out += quoted(v ? value_as_string(nl, key.name, *v) : std::string("(unset)")); break;
       case Type::Logical: out += v && value_as_logical(nl, key.name, *v) ? ".true." : ".false."; break;
     }
   }
