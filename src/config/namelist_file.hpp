@@ -18,7 +18,9 @@ std::string read_text_file(const std::string& path, std::string_view what);
 // Rank 0 reads, then broadcasts. Collective; a failure is thrown on every rank (agree()).
 std::string read_text_on_root(const std::string& path, std::string_view what, MPI_Comm comm);
 
-// read_text_on_root + Namelist::parse on every rank, agreed. Collective.
+// read_text_on_root + Namelist::parse on every rank, agreed, with the variables of the path keys
+// from rank 0's environment (path_variables.hpp); rank 0 prints a warning to stderr for each
+// likely misspelled key (misspelled_key_warnings), once per process. Collective.
 Namelist load_namelist(const std::string& path, MPI_Comm comm);
 
 }  // namespace nwpio::detail

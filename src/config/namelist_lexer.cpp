@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <optional>
 
 #include "nwpio/error.hpp"
 #include "util/text.hpp"
@@ -29,14 +30,29 @@ std::string describe_char(char c) {
 
 class Lexer {
  public:
-  Lexer(std::string_view text, std::string_view file) : s_(text), file_(file) {}
+  Lexer(std::string_view text, std::size_t begin, std::string_view file) : s_(text), file_(file), i_(begin) {
+    for (std::size_t k = 0; k < begin && k < s_.size(); ++k) {
+      if (s_[k] == '\n') ++line_, line_start_ = k + 1;
+    }
+  }
 
-  std::vector<Token> run() {
+  std::vector<Token> run_group() {
     std::vector<Token> out;
     while (true) {
-      skip_blanks_and_comments();
+      const std::optional<TextPos> comment = skip_blanks_and_comments();
+      // gfortran reads a comment right after '=' or ',' on the same line as one more ',': an
+      // empty value ("a = 1, ! c" + "2" is 1, empty, 2); tests/namelist_gfortran shows it.
+      if (comment && !out.empty() && out.back().pos.line == comment->line &&
+          (out.back().kind == TokenKind::Comma || out.back().kind == TokenKind::Equals)) {
+        Token comma;
+        comma.kind = TokenKind::Comma;
+        comma.text = "!";
+        comma.pos = *comment;
+        out.push_back(comma);
+      }
       if (i_ >= s_.size()) break;
       out.push_back(next());
+      if (out.back().kind == TokenKind::GroupEnd) return out;
     }
     Token end;
     end.kind = TokenKind::End;
@@ -54,7 +70,9 @@ class Lexer {
     throw Error(ErrorKind::Config, where(file_, p) + "expected " + expected + ", found " + found);
   }
 
-  void skip_blanks_and_comments() {
+  // Returns where the first comment skipped began, if any.
+  std::optional<TextPos> skip_blanks_and_comments() {
+    std::optional<TextPos> comment;
     while (i_ < s_.size()) {
       char c = s_[i_];
       if (c == '\n') {
@@ -64,11 +82,13 @@ class Lexer {
       } else if (is_blank(c)) {
         ++i_;
       } else if (c == '!') {
+        if (!comment) comment = pos();
         while (i_ < s_.size() && s_[i_] != '\n') ++i_;
       } else {
         break;
       }
     }
+    return comment;
   }
 
   Token make(TokenKind kind, std::size_t begin, std::size_t end) {
@@ -233,7 +253,7 @@ class Lexer {
 
   std::string_view s_;
   std::string_view file_;
-  std::size_t i_ = 0;
+  std::size_t i_;
   std::size_t line_start_ = 0;
   int line_ = 1;
 };
@@ -263,8 +283,8 @@ std::string describe(const Token& t) {
   return "?";
 }
 
-std::vector<Token> tokenize_namelist(std::string_view text, std::string_view file) {
-  return Lexer(text, file).run();
+std::vector<Token> tokenize_group(std::string_view text, std::size_t begin, std::string_view file) {
+  return Lexer(text, begin, file).run_group();
 }
 
 }  // namespace nwpio::detail

@@ -43,10 +43,13 @@ struct Token {
 // How a token is named in "found ..." (e.g. "integer 3", "name 'foo'", "end of file").
 std::string describe(const Token& token);
 
-// Splits namelist text into tokens; `!` starts a comment to the end of the line (outside
-// strings). Throws Error(Config) "file:line:column: expected ..., found ..." for text that is no
-// token (an unterminated string, a malformed number, a stray character).
-std::vector<Token> tokenize_namelist(std::string_view text, std::string_view file);
+// Splits one group of namelist text into tokens, from `begin` (its '&' or '$') through its end
+// ('/', '&end', '$end') or the end of the text; what follows the group end is not read, as a
+// Fortran READ does not read it. `!` starts a comment to the end of the line (outside strings).
+// Positions count lines from the start of `text`. Throws Error(Config) "file:line:column:
+// expected ..., found ..." for text that is no token (an unterminated string, a malformed
+// number, a stray character).
+std::vector<Token> tokenize_group(std::string_view text, std::size_t begin, std::string_view file);
 
 // "file:line:column: " -- the prefix of every Config error about a position in a file.
 std::string where(std::string_view file, TextPos pos);

@@ -1,6 +1,5 @@
-// Grammar (docs/NAMELIST.md):
-//   file       := { group }
-//   group      := ('&' | '$') name { assignment } ('/' | '&end' | '$end')
+// Grammar of one group (docs/NAMELIST.md); where each group begins is find_group_start's rule:
+//   group      := ('&' | '$') name { ',' } { assignment } ('/' | '&end' | '$end')
 //   assignment := name [ '(' integer ')' ] '=' { value | ',' }
 //   value      := integer | real | logical | string | T | F | r '*' [value]
 // A value list ends where the next `name =` or `name(` begins, or at the group end, so values
@@ -10,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "config/namelist_search.hpp"
 #include "nwpio/error.hpp"
 #include "util/text.hpp"
 
@@ -35,23 +35,12 @@ constexpr std::size_t kMaxTotalValues = 1000000;  // values of all keys of the f
 
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, const std::string& file) : t_(std::move(tokens)), file_(file) {}
+  // `tokens` of one group, from its start (tokenize_group); `total_values` counts the values of
+  // all groups of the file against kMaxTotalValues.
+  Parser(std::vector<Token> tokens, const std::string& file, std::size_t& total_values)
+      : t_(std::move(tokens)), file_(file), total_values_(total_values) {}
 
-  std::vector<NamelistGroup> run() {
-    std::vector<NamelistGroup> groups;
-    while (peek().kind != TokenKind::End) {
-      const Token& start = peek();
-      if (start.kind != TokenKind::GroupStart) fail(start, "'&name' to start a group");
-      for (const NamelistGroup& g : groups) {
-        if (g.name == start.text) {
-          fail(start, "each group once (&" + g.name + " began at " + std::to_string(g.pos.line) + ":" +
-                          std::to_string(g.pos.column) + ")");
-        }
-      }
-      groups.push_back(group());
-    }
-    return groups;
-  }
+  NamelistGroup run() { return group(); }
 
  private:
   const Token& peek(std::size_t ahead = 0) const { return t_[std::min(k_ + ahead, t_.size() - 1)]; }
@@ -66,6 +55,7 @@ class Parser {
     NamelistGroup g;
     g.name = start.text;
     g.pos = start.pos;
+    while (peek().kind == TokenKind::Comma) take();  // gfortran accepts "&name," before the first key
     while (true) {
       const Token& t = peek();
       if (t.kind == TokenKind::GroupEnd) {
@@ -101,7 +91,9 @@ class Parser {
     bool after_value = false;  // a ',' right after '=' or after another ',' is a null value
     while (true) {
       const Token& t = peek();
-      if (t.kind == TokenKind::GroupEnd || t.kind == TokenKind::End || starts_assignment()) break;
+      if (t.kind == TokenKind::GroupEnd || t.kind == TokenKind::GroupStart || t.kind == TokenKind::End || starts_assignment()) {
+        break;
+      }
       if (t.kind == TokenKind::Comma) {
         if (!after_value) values.push_back(null_at(t.pos));
         after_value = false;
@@ -192,7 +184,7 @@ class Parser {
   std::vector<Token> t_;
   const std::string& file_;
   std::size_t k_ = 0;
-  std::size_t total_values_ = 0;
+  std::size_t& total_values_;
 };
 
 }  // namespace
@@ -204,10 +196,15 @@ const NamelistEntry* NamelistGroup::find(std::string_view key) const noexcept {
   return nullptr;
 }
 
-Namelist Namelist::parse(std::string_view text, std::string file) {
+Namelist Namelist::parse(std::string_view text, std::string file, std::span<const std::string_view> groups) {
   Namelist nl;
   nl.file_ = std::move(file);
-  nl.groups_ = Parser(tokenize_namelist(text, nl.file_), nl.file_).run();
+  std::size_t total_values = 0;
+  for (std::string_view name : groups) {
+    const std::optional<std::size_t> start = find_group_start(text, name);
+    if (!start) continue;
+    nl.groups_.push_back(Parser(tokenize_group(text, *start, nl.file_), nl.file_, total_values).run());
+  }
   return nl;
 }
 

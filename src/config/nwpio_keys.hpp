@@ -6,6 +6,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "config/namelist_values.hpp"
 #include "nwpio/options.hpp"
@@ -20,6 +21,8 @@ class NwpioValue {
   double real() const { return value_as_real(nl_, key_, v_); }
   bool logical() const { return value_as_logical(nl_, key_, v_); }
   std::string string() const { return value_as_string(nl_, key_, v_); }
+  // A string with $NAME, ${NAME} and $$ expanded from the namelist's environment (a "path" key).
+  std::string path() const;
   // Any value as text (integers as written, logicals "true"/"false", strings unquoted): for
   // keys that pass through as MPI-IO hint strings.
   std::string text() const;
@@ -35,6 +38,10 @@ class NwpioValue {
   std::string_view key_;
   const NamelistValue& v_;
 };
+
+// The variables that the path keys of &nwpio refer to ($NAME, ${NAME}), to be looked up in the
+// environment of the rank that reads the file.
+std::vector<std::string> path_variables(const Namelist& nl);
 
 // Applies every key of &nwpio (if the group is present) to `options`. Throws Error(Config) at an
 // unknown key (listing the valid ones) or a value of the wrong type.

@@ -60,8 +60,8 @@ void apply_logical(OutputOptions& o, const NwpioValue& v) {
   o.*M = v.logical();
 }
 template <auto M>
-void apply_string(OutputOptions& o, const NwpioValue& v) {
-  o.*M = v.string();
+void apply_path(OutputOptions& o, const NwpioValue& v) {
+  o.*M = v.path();
 }
 // An integer within the row's range (the row is found again by its key for the bounds).
 std::int64_t in_range(const NwpioValue& v, std::int64_t lo, std::int64_t hi) {
@@ -101,8 +101,8 @@ using O = OutputOptions;
 
 const OptionRow kRows[] = {
     // --- files: &nwpio ----------------------------------------------------------------------
-    {"output_dir", "string", true, {}, 0, -1, "directory of the history files (a relative one from the run directory)",
-     get_text<&O::output_dir>, set_text<&O::output_dir>, apply_string<&O::output_dir>},
+    {"output_dir", "path", true, {}, 0, -1, "directory of the history files (a relative one from the run directory)",
+     get_text<&O::output_dir>, set_text<&O::output_dir>, apply_path<&O::output_dir>},
     {"noclobber", "logical", true, {}, 0, -1, "an existing file at the final name is an error (never replaced, even one that appears while nwpio writes)",
      get_plain<&O::noclobber>, set_plain<&O::noclobber>, apply_logical<&O::noclobber>},
     {"fsync", "logical", true, {}, 0, -1, "every writer syncs what it wrote before the file takes its final name (docs/RELIABILITY.md)",
@@ -166,13 +166,13 @@ const OptionRow kRows[] = {
     // --- reporting --------------------------------------------------------------------------
     {"print_timing", "logical", true, {}, 0, -1, "rank 0 prints WRF's 'Timing for Writing' line per frame, with the rate or '(written behind)'",
      get_plain<&O::print_timing>, set_plain<&O::print_timing>, apply_logical<&O::print_timing>},
-    {"stats_json", "string", true, {}, 0, -1, "write the Statistics as JSON to this file at close ('': none); with WRF's package, every file of the run",
-     get_text<&O::stats_json>, set_text<&O::stats_json>, apply_string<&O::stats_json>},
+    {"stats_json", "path", true, {}, 0, -1, "write the Statistics as JSON to this file at close ('': none); with WRF's package, every file of the run",
+     get_text<&O::stats_json>, set_text<&O::stats_json>, apply_path<&O::stats_json>},
     // --- hints: the namelist level, so that settings made in code still win over them -------
-    {"hints_file", "string", true, {}, 0, -1, "TOML file with MPI-IO hint profiles (docs/HINTS.md)",
+    {"hints_file", "path", true, {}, 0, -1, "TOML file with MPI-IO hint profiles (docs/HINTS.md)",
      [](const O& o) { return bytes_of(o.hints.namelist.profile_file); },
      [](O& o, const json& j) { o.hints.namelist.profile_file = text_of(j); },
-     [](O& o, const NwpioValue& v) { o.hints.namelist.profile_file = v.string(); }},
+     [](O& o, const NwpioValue& v) { o.hints.namelist.profile_file = v.path(); }},
     {"hints_profile", "string", true, {}, 0, -1, "profile name inside hints_file ('': default)",
      [](const O& o) { return bytes_of(o.hints.namelist.profile); },
      [](O& o, const json& j) { o.hints.namelist.profile = text_of(j); },

@@ -21,7 +21,7 @@ namespace nwpio::detail {
 
 struct OptionRow {
   std::string_view name;   // the &nwpio key for a namelist row, else its name in the servers' JSON
-  std::string_view type;   // "logical", "integer", "string"
+  std::string_view type;   // "logical", "integer", "string", "path" (a string with $NAME expanded)
   bool namelist = false;   // a key of &nwpio
   std::span<const std::string_view> choices;  // a string row's allowed values (empty: any)
   std::int64_t min = 0, max = 0;              // an integer row's range (min > max: any)

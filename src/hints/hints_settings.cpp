@@ -113,34 +113,6 @@ bool is_concrete(std::string_view canonical) { return canonical != "default" && 
 
 std::int64_t as_int(const std::string& canonical) { return std::stoll(canonical); }
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
-
-std::string nearest(std::string_view name, const std::vector<std::string>& candidates) {
-  std::string best;
-  std::size_t best_d = std::numeric_limits<std::size_t>::max();
-  for (const auto& c : candidates) {
-    const std::size_t d = edit_distance(name, c);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
-  const std::size_t limit = std::max<std::size_t>(2, name.size() / 3);
-  return best_d <= limit ? best : std::string();
-}
-
 std::vector<std::pair<std::string, std::string>> parse_assignments(std::string_view text) {
   std::vector<std::pair<std::string, std::string>> out;
   std::size_t pos = 0;

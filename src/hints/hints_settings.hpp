@@ -5,6 +5,7 @@
 #pragma once
 
 #include "nwpio/options.hpp"
+#include "util/near_names.hpp"
 
 #include <cstdint>
 #include <map>
@@ -38,10 +39,9 @@ std::int64_t parse_size(std::string_view text);  // throws std::invalid_argument
 bool is_concrete(std::string_view canonical);     // not "default" / "auto"
 std::int64_t as_int(const std::string& canonical);
 
-// Levenshtein distance, and the nearest name among `candidates` (empty when none is close:
-// distance above max(2, length/3)).
-std::size_t edit_distance(std::string_view a, std::string_view b);
-std::string nearest(std::string_view name, const std::vector<std::string>& candidates);
+// Levenshtein distance and "did you mean" (util/near_names.hpp).
+using detail::edit_distance;
+using detail::nearest;
 std::vector<std::string> setting_names();
 
 // "key=value;key=value" (NWPIO_HINTS, &nwpio hints). Throws std::invalid_argument naming

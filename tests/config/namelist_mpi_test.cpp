@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 
@@ -105,6 +106,23 @@ TEST(NamelistMpi, MalformedFileGivesTheSameErrorOnEveryRank) {
 
   const Caught m = catch_error([&] { read_model_settings(path, 1, MPI_COMM_WORLD); });
   EXPECT_EQ(m.what, c.what);
+}
+
+// $NAME in a path key takes rank 0's value on every rank, even where the ranks' environments
+// differ; a variable unset on rank 0 is the same error on every rank.
+TEST(NamelistMpi, PathVariablesComeFromRankZero) {
+  const std::string path = write_on_root("paths.nml", "&time_control\n start_year = 2019, start_month = 9, start_day = 4\n/\n"
+                                                      "&nwpio\n hints_file = '${NWPIO_TEST_ROOT}/h.toml'\n/\n");
+  ::setenv("NWPIO_TEST_ROOT", ("/rank" + std::to_string(rank())).c_str(), 1);
+  EXPECT_EQ(OutputOptions::from_namelist(path, 1, MPI_COMM_WORLD).hints.namelist.profile_file, "/rank0/h.toml");
+
+  if (rank() == 0) ::unsetenv("NWPIO_TEST_ROOT");
+  const Caught c = catch_error([&] { OutputOptions::from_namelist(path, 1, MPI_COMM_WORLD); });
+  ::unsetenv("NWPIO_TEST_ROOT");
+  EXPECT_EQ(c.kind, ErrorKind::Config);
+  EXPECT_NE(c.what.find(path + ":5:15: cannot expand hints_file '${NWPIO_TEST_ROOT}/h.toml': environment variable "
+                               "NWPIO_TEST_ROOT is not set or empty"), std::string::npos) << c.what;
+  EXPECT_TRUE(same_everywhere(c.what));
 }
 
 TEST(NamelistMpi, MissingFileIsAnIoErrorOnEveryRank) {

@@ -1,6 +1,9 @@
 // The namelist reader on every syntax element, from strings (no MPI).
 #include <gtest/gtest.h>
 
+#include <array>
+#include <string_view>
+
 #include "config/namelist_parser.hpp"
 #include "config/namelist_values.hpp"
 #include "nwpio/error.hpp"
@@ -8,7 +11,10 @@
 namespace nwpio::detail {
 namespace {
 
-Namelist parse(const std::string& text) { return Namelist::parse(text, "test.nml"); }
+// The groups these tests read: nwpio's and made-up ones.
+constexpr std::array<std::string_view, 8> kGroups{"time_control", "domains", "nwpio", "g", "fdda", "grib2", "old", "older"};
+
+Namelist parse(const std::string& text) { return Namelist::parse(text, "test.nml", kGroups); }
 
 const NamelistEntry& entry(const Namelist& nl, const char* group, const char* key) {
   const NamelistEntry* e = nl.find(group, key);
@@ -46,7 +52,7 @@ TEST(NamelistSyntax, NamesAreCaseInsensitive) {
 TEST(NamelistSyntax, CommentsBlankLinesAndContinuedValues) {
   const Namelist nl = parse(
       "! leading comment\n\n&domains ! after group\n"
-      "  e_we = 74, ! first\n"
+      "  e_we = 74  ! first (after a comma, a comment is an empty value: below)\n"
       "         112,\n"
       "\n"
       "         94   ! continued over lines\n"
@@ -147,10 +153,49 @@ TEST(NamelistSyntax, IndexedKeysAndLaterAssignmentsOverride) {
 }
 
 TEST(NamelistSyntax, AlternativeGroupDelimiters) {
-  const Namelist nl = parse("$old\n a = 1\n$end\n&older\n b = 2\n&end\n&new b = 3 /\n");
+  const Namelist nl = parse("$old\n a = 1\n$end\n&older\n b = 2\n&end\n&g b = 3 $END\n");
   EXPECT_EQ(ints(entry(nl, "old", "a")), (std::vector<std::int64_t>{1}));
   EXPECT_EQ(ints(entry(nl, "older", "b")), (std::vector<std::int64_t>{2}));
-  EXPECT_EQ(ints(entry(nl, "new", "b")), (std::vector<std::int64_t>{3}));
+  EXPECT_EQ(ints(entry(nl, "g", "b")), (std::vector<std::int64_t>{3}));
+}
+
+// gfortran's (and so WRF's) rule: a READ of a group skips everything before the group's '&name';
+// tests/namelist_gfortran compares with gfortran itself.
+TEST(NamelistSyntax, TextOutsideTheGroupsIsNotRead) {
+  const Namelist nl = parse(
+      "WRF namelist, run 12 (free text)\n"
+      "&physics s = 'never closed\n/\n"  // a group nwpio does not read is not read at all
+      "notes: R&D, 50% & more / done\n"
+      "&g a = 1 / text after the end\n"
+      "&domains\n max_dom = 2\n/\n");
+  EXPECT_EQ(ints(entry(nl, "g", "a")), (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(ints(entry(nl, "domains", "max_dom")), (std::vector<std::int64_t>{2}));
+  EXPECT_EQ(nl.group("physics"), nullptr);
+}
+
+TEST(NamelistSyntax, AGroupStartsAtItsFirstNameOutsideComments) {
+  // after '!' the rest of the line is skipped; a longer name is another group
+  const Namelist nl = parse("! see &g below\n&gx a = 7 /\n&G\n a = 1 /\n&g a = 2 /\n");
+  EXPECT_EQ(ints(entry(nl, "g", "a")), (std::vector<std::int64_t>{1}));  // a repeated group is not read
+  EXPECT_EQ(nl.groups().size(), 1u);
+}
+
+// gfortran reads a comment right after '=' or ',' as an empty value; after a value, or on a line
+// of its own, a comment is a blank.
+TEST(NamelistSyntax, ACommentAfterACommaIsAnEmptyValue) {
+  const Namelist nl = parse("&g\n a = 10, ! c\n 20\n b = ! c\n 30 ! c\n 40\n c = 1,\n ! c\n 2\n/\n");
+  // The values as written in a namelist, an empty value as nothing between two commas.
+  const auto written = [&](const char* key) {
+    std::string out;
+    const auto& values = entry(nl, "g", key).values;
+    for (std::size_t c = 0; c < values.size(); ++c) {
+      out += (c == 0 ? "" : ",") + (values[c].kind == NamelistValue::Kind::Null ? std::string() : values[c].text);
+    }
+    return out;
+  };
+  EXPECT_EQ(written("a"), "10,,20");
+  EXPECT_EQ(written("b"), ",30,40");
+  EXPECT_EQ(written("c"), "1,2");  // a comment line of its own is a blank
 }
 
 TEST(NamelistSyntax, CrLfLineEndingsAndTabs) {

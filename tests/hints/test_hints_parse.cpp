@@ -75,6 +75,8 @@ TEST(HintValues, NearestNameFindsTypos) {
   EXPECT_EQ(nearest("colective_write", names), "collective_write");
   EXPECT_EQ(nearest("completely_unrelated_thing", names), "");
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
+  EXPECT_EQ(edit_distance("histroy", "history"), 1u);  // a swap of neighbours is one edit
+  EXPECT_EQ(edit_distance("ca", "abc"), 3u);  // each substring edited once (optimal string alignment)
 }
 
 TEST(HintProfile, ReadsSettingsRawKeysAndExtends) {
