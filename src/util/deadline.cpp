@@ -64,8 +64,10 @@ class Watchdog {
       for (auto it = entries_.begin(); it != entries_.end(); ++it) {
         if (it->second.expiry < earliest->second.expiry) earliest = it;
       }
-      if (Clock::now() < earliest->second.expiry) {
-        changed_.wait_until(lock, earliest->second.expiry);
+      // A copy: the entry may be removed while the lock is released in the wait.
+      const Clock::time_point expiry = earliest->second.expiry;
+      if (Clock::now() < expiry) {
+        changed_.wait_until(lock, expiry);
         continue;
       }
       Entry expired = std::move(earliest->second);
