@@ -74,10 +74,18 @@ struct Slab {
 // needs: the MPI_Info to pass, and whether a writer's own slab may go out as an independent
 // write (decided from the keys passed, on rank 0, the same on every rank). A bare MPI_Info
 // (tests, tools) allows no independent write.
+//
+// `slabs_only_times_on_rank0` is the caller's promise about the data, not a hint: every write of
+// the file carries a slab and no WriteRequest, and rank 0's slabs hold every row of the first
+// record variable (Times). With independent writes, a backend may then keep the file's header
+// (its create, definitions, record count and close) on rank 0 alone: the other ranks only write
+// their slabs, and no collective open or close of the file runs on the model's path.
 struct FileHints {
-  FileHints(MPI_Info i = MPI_INFO_NULL, bool independent = false) : info(i), independent_writes(independent) {}  // NOLINT: implicit on purpose
+  FileHints(MPI_Info i = MPI_INFO_NULL, bool independent = false, bool slabs_only = false)  // NOLINT: implicit on purpose
+      : info(i), independent_writes(independent), slabs_only_times_on_rank0(slabs_only) {}
   MPI_Info info = MPI_INFO_NULL;
   bool independent_writes = false;
+  bool slabs_only_times_on_rank0 = false;
 };
 
 class Backend {
@@ -93,7 +101,8 @@ class Backend {
   virtual void create(const std::string& path, const FileLayout& layout, const FileHints& hints) = 0;
 
   // Collective, after create(), by plans that hand over slabs: where rows go (see
-  // SlabPlacement). From now on every write() of this file may carry a slab.
+  // SlabPlacement). From now on every write() of this file may carry a slab. Its outcome is
+  // agreed: every rank returns the same placement, or every rank throws the same Error.
   virtual SlabPlacement placement() = 0;
 
   // Collective. Writes this rank's requests and slab as one collective step.

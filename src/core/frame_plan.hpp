@@ -67,6 +67,9 @@ class FramePlan {
   virtual bool stages_slabs() const noexcept { return false; }
   // Collective, at every file open of a plan that stages slabs.
   virtual void place(const SlabPlacement& /*placement*/) {}
+  // Local, the same on every rank: whether every row of the plan's field `f` is staged in rank
+  // 0's slabs, in every round.
+  virtual bool rank0_stages(std::size_t /*f*/) const noexcept { return false; }
   // Local, never collective: forget shared resources without freeing them (see Backend::abandon).
   virtual void abandon() noexcept {}
   // Bytes of staging buffers this rank holds.

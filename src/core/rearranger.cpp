@@ -85,7 +85,22 @@ void Rearranger::place(const SlabPlacement& placement) {
                                            std::to_string(space_[f - 1].g->bytes()) + ")");
     }
   }
+  // Every file of a stream has the same header, so the same positions: only a change (the same
+  // on every rank, as the placement is) resizes the slabs, which is collective.
+  if (pos.field_begin == pos_.field_begin) return;
   set_positions(std::move(pos));
+}
+
+bool Rearranger::rank0_stages(std::size_t f) const noexcept {
+  const std::int64_t first = space_[f].row0, last = first + space_[f].g->rows();
+  for (int t = 0; t < plan_.rounds; ++t) {
+    for (int w = 0; w < nw_; ++w) {
+      const std::int64_t c = chunk(t, w);
+      const bool overlaps = std::max(first, space_.chunk_begin(c)) < std::min(last, space_.chunk_end(c));
+      if (overlaps && setup_.writers[static_cast<std::size_t>(w)] != 0) return false;
+    }
+  }
+  return true;
 }
 
 void Rearranger::run_round(int t, std::span<const FieldSource> sources, int record, RoundOutput& out,

@@ -51,6 +51,7 @@ class Rearranger final : public FramePlan {
   int rounds() const noexcept override { return plan_.rounds; }
   bool stages_slabs() const noexcept override { return true; }
   void place(const SlabPlacement& placement) override;
+  bool rank0_stages(std::size_t f) const noexcept override;
   void run_round(int t, std::span<const FieldSource> sources, int record, RoundOutput& out, PhaseTimes& times) override;
   std::int64_t buffer_bytes() const noexcept override {
     return plan_.send_capacity + plan_.recv_capacity + plan_.slab_capacity;

@@ -89,7 +89,8 @@ void FileSink::create_file(const PrivateDir* folder, const std::string& temp, co
     run_and_agree(comm_, [&] {
       if (rank_ == 0 && setup_.hooks && setup_.hooks->before_create) setup_.hooks->before_create();
       try {
-        backend_->create(temp, layout_.file, {hints.info(), hints.independent_writes()});
+        backend_->create(temp, layout_.file,
+                         {hints.info(), hints.independent_writes(), plans_.slabs_only_times_on_rank0()});
       } catch (const Error& e) {
         // The library's words for a folder that refused the file are vague ("NetCDF: Write to
         // read only", "Permission denied" for any failed HDF5 create): the system's reason too,
@@ -103,15 +104,16 @@ void FileSink::create_file(const PrivateDir* folder, const std::string& temp, co
     // Plans that stage slabs place them where the backend wants the rows (for a classic file:
     // its real offsets, which the header's size decides).
     if (plans_.stages_slabs()) {
-      SlabPlacement placement;
+      // placement() agrees on its outcome itself: every rank goes on to place, or none does.
       run_and_agree(comm_, [&] {
+        SlabPlacement placement;
         try {
           placement = backend_->placement();
         } catch (const Error& e) {
           throw readable(e);
         }
+        plans_.place(placement);
       });
-      run_and_agree(comm_, [&] { plans_.place(placement); });
     }
   } catch (const Error&) {
     // Every rank agreed on the failure, so all join the close; nothing of the file stays.
@@ -128,18 +130,21 @@ void FileSink::open_file(const FileName& file) {
   const std::string dir = folder_of(file.path);
   const std::string name = std::filesystem::path(file.path).filename().string();
   const std::string temp_name = name + std::string(kTemporarySuffix);
-  // Per file only what depends on its size: the hints were resolved when the stream opened.
-  // Writers holding contiguous slabs write them as they are: the hints derive collective
-  // buffering off unless a profile, the namelist, the API or NWPIO_HINTS set it.
-  HintSession hints;
-  run_and_agree(comm_, [&] {
-    hints::NodePlacement placement;
-    placement.writer = plans_.writer_index() >= 0;
-    if (setup_.hooks) placement.test_ranks_per_node = setup_.hooks->ranks_per_node;
-    hints = HintSession::for_file(setup_.hints, comm_, setup_.traits.io_form, setup_.traits.uses_mpiio,
-                                  expected_file_bytes(layout_, options_), setup_.traits.parallel && plans_.rearranged(),
-                                  placement);
-  });
+  // What depends on the file's size, once per stream (every file of it has the same): the hints
+  // were resolved when the stream opened. Writers holding contiguous slabs write them as they
+  // are: the hints derive collective buffering off unless a profile, the namelist, the API or
+  // NWPIO_HINTS set it.
+  if (!file_hints_) {
+    run_and_agree(comm_, [&] {
+      hints::NodePlacement placement;
+      placement.writer = plans_.writer_index() >= 0;
+      if (setup_.hooks) placement.test_ranks_per_node = setup_.hooks->ranks_per_node;
+      file_hints_ = HintSession::for_file(setup_.hints, comm_, setup_.traits.io_form, setup_.traits.uses_mpiio,
+                                          expected_file_bytes(layout_, options_),
+                                          setup_.traits.parallel && plans_.rearranged(), placement);
+    });
+  }
+  HintSession& hints = *file_hints_;
   HeldFolder held;
   std::string temp;
   {
@@ -152,38 +157,39 @@ void FileSink::open_file(const FileName& file) {
   }
   const std::shared_ptr<const PrivateDir> folder = held.folder;
   held.pin.reset();  // the file keeps the folder now
-  LayoutFacts facts;
-  run_and_agree(comm_, [&] {
-    if (rank_ == 0) facts = backend_->layout_facts();
-  });
   file_ = OpenFile{};
   file_.open = true;
   file_.name = file.name;
-  file_.extent = share_file_extent(facts.extent, comm_);
   file_.commit = CommitPlan{temp, file.path, dir, options_.noclobber, options_.fsync_before_rename, -1, folder};
   // Written behind the model: the backend leaves its slabs to the commit service, which also
   // commits the file; the writers meet in the file's ledger.
   file_.behind = options_.write_behind && backend_->defers_slabs() && setup_.traits.writes_file;
+  std::shared_ptr<InFlightFile> in_flight;
+  const std::string ledger_name = name + std::string(kLedgerSuffix);
   if (file_.behind) {
-    auto f = std::make_shared<InFlightFile>();
-    f->commit = file_.commit;
-    const std::string ledger_name = name + std::string(kLedgerSuffix);
-    f->ledger = folder->path_of(ledger_name);
-    f->slot = plans_.writer_index();
-    f->slots = static_cast<int>(plans_.writers().size());
-    f->sync = options_.fsync_before_rename;
-    f->stats = setup_.stats;
-    run_and_agree(comm_, [&] {
-      if (rank_ == 0) create_ledger(*folder, ledger_name, f->slots);
-    });
-    setup_.commits->track(f);
-    file_.in_flight = std::move(f);
+    in_flight = std::make_shared<InFlightFile>();
+    in_flight->commit = file_.commit;
+    in_flight->ledger = folder->path_of(ledger_name);
+    in_flight->slot = plans_.writer_index();
+    in_flight->slots = static_cast<int>(plans_.writers().size());
+    in_flight->sync = options_.fsync_before_rename;
+    in_flight->stats = setup_.stats;
   }
+  // Rank 0's part of the open, in one step: the file's real layout, the ledger of a file written
+  // behind, the hint report (the other ranks' report only says it is rank 0's).
+  LayoutFacts facts;
   std::string report;
   const bool behind_asked = options_.write_behind && plans_.stages_slabs() && setup_.traits.writes_behind;
   run_and_agree(comm_, [&] {
+    if (rank_ == 0) facts = backend_->layout_facts();
+    if (rank_ == 0 && in_flight) create_ledger(*folder, ledger_name, in_flight->slots);
     report = file_.commit.readable(hints.verify_and_report(temp, facts, file.path, behind_asked, options_.hints));
   });
+  file_.extent = share_file_extent(facts.extent, comm_);
+  if (in_flight) {
+    setup_.commits->track(in_flight);
+    file_.in_flight = std::move(in_flight);
+  }
   setup_.stats->attachments.emplace_back("hints:" + file.name, std::move(report));
   // Chunked formats: the chunk shape and filters of every variable (which rank owns which chunk
   // follows from them and the writers' shares; docs/COMPRESSION.md).

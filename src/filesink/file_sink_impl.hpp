@@ -77,6 +77,10 @@ class FileSink final : public FrameSink {
   FramePlans plans_;
   RoundOutput round_;
   OpenFile file_;
+  // The MPI-IO hints of the stream's files and its node map, settled at the first file's open:
+  // they depend on the file's size and the ranks' nodes, which are the same for every file of
+  // the stream.
+  std::optional<HintSession> file_hints_;
   bool failed_ = false;  // a write failed: the open file is partial, the stream is stopped
 };
 

@@ -118,6 +118,16 @@ FieldSource FramePlans::accept(int index, const FieldSource& source, bool copy) 
   return {&kPacked, {}, true};  // non-null: the field was put
 }
 
+bool FramePlans::slabs_only_times_on_rank0() const noexcept {
+  if (!rearrange_) return false;
+  for (std::size_t kind = 0; kind < 2; ++kind) {
+    const std::vector<int>& ids = fields_[kind];
+    const auto times = static_cast<std::size_t>(std::find(ids.begin(), ids.end(), kTimes) - ids.begin());
+    if (!plans_[kind]->stages_slabs() || !plans_[kind]->rank0_stages(times)) return false;
+  }
+  return true;
+}
+
 void FramePlans::place(const SlabPlacement& placement) {
   for (auto& p : plans_) p->place(placement);
 }

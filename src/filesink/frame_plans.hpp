@@ -49,6 +49,9 @@ class FramePlans {
 
   bool rearranged() const noexcept { return rearrange_; }
   bool stages_slabs() const noexcept { return plans_[0]->stages_slabs(); }
+  // Whether both plans stage slabs only and hold every row of Times in rank 0's slabs (the
+  // backend may then keep the file's header on rank 0: FileHints).
+  bool slabs_only_times_on_rank0() const noexcept;
   void place(const SlabPlacement& placement);  // collective: both plans
   // The writers (ascending ranks) and this rank's index among them (-1: not a writer).
   const std::vector<int>& writers() const noexcept { return writers_; }

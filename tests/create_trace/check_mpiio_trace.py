@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Checks the MPI_File_open trace of one nwpio-demo run (mpiio_open_trace.c) against its
 statistics JSON: for every file the run opened (one "hints:<name>" entry each), the FIRST
-MPI_File_open of its temporary file, on every rank, carries MPI_MODE_CREATE, found no file
-there before any rank entered it, succeeded, and holds in its info every key nwpio passed for
-stripe_count and stripe_size, with the values the run asked for.
+MPI_File_open of its temporary file carries MPI_MODE_CREATE, found no file there before any rank
+entered it, succeeded, and holds in its info every key nwpio passed for stripe_count and
+stripe_size, with the values the run asked for. WHO opens it:
+  all     every rank, over the run's communicator (a collective create: io_form 13, or io_form 11
+          with collective slab writes);
+  rank0   rank 0 alone, over a communicator of its own, and no other rank opens the file through
+          MPI-IO at all (io_form 11 whose writers write their own slabs: the header is rank 0's).
 
-  check_mpiio_trace.py TRACE_DIR STATS_JSON RANKS FILES STRIPE_COUNT STRIPE_SIZE
+  check_mpiio_trace.py TRACE_DIR STATS_JSON RANKS FILES STRIPE_COUNT STRIPE_SIZE WHO
 
 Prints one line per file; exits 1 on the first file that breaks a rule.
 """
@@ -41,6 +45,7 @@ def main():
     trace_dir, stats_path = sys.argv[1], sys.argv[2]
     ranks, files = int(sys.argv[3]), int(sys.argv[4])
     asked = {"stripe_count": sys.argv[5], "stripe_size": sys.argv[6]}
+    who = sys.argv[7]
     with open(stats_path, encoding="utf-8") as f:
         stats = json.load(f)
     opened = [v for k, v in stats.items() if k.startswith("hints:")]
@@ -66,10 +71,15 @@ def main():
         for call in calls:
             if os.path.basename(call["path"]) == temp:
                 firsts.setdefault(call["rank"], call)
-        if len(firsts) != ranks:
-            fail(f"{temp}: opened through MPI-IO by {len(firsts)} ranks, expected {ranks}")
+        openers = sorted(firsts, key=int)
+        expected = [str(r) for r in range(ranks)] if who == "all" else ["0"]
+        if openers != expected:
+            fail(f"{temp}: opened through MPI-IO by ranks {openers}, expected {expected}")
         for rank, call in sorted(firsts.items()):
             where = f"{temp}, rank {rank}, first MPI_File_open (amode {call['amode']})"
+            size = int(call["comm_size"])
+            if size != (ranks if who == "all" else 1):
+                fail(f"{where}: over a communicator of {size} ranks")
             if call["create"] != "1":
                 fail(f"{where}: no MPI_MODE_CREATE")
             if call["existed"] != "0":
@@ -80,8 +90,8 @@ def main():
                 if call["info"].get(key) != value:
                     fail(f"{where}: info has {key}={call['info'].get(key)}, expected {value}; info: {call['info']}")
         keys = " ".join(f"{k}={v}" for k, v in sorted(want.items()))
-        print(f"ok: {temp}: created by MPI_File_open (amode {firsts['0']['amode']}) on {ranks} ranks, "
-              f"not there before, info {keys}")
+        print(f"ok: {temp}: created by MPI_File_open (amode {firsts['0']['amode']}) on "
+              f"{'every rank' if who == 'all' else 'rank 0 alone'}, not there before, info {keys}")
 
 
 if __name__ == "__main__":

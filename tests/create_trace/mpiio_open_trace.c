@@ -35,14 +35,15 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
   PMPI_Barrier(comm);  // every rank looked before any rank opens
   const int rc = PMPI_File_open(comm, filename, amode, info, fh);
 
-  int rank = -1;
+  int rank = -1, size = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(comm, &size);
   char* line = NULL;
   size_t n = 0;
   FILE* out = open_memstream(&line, &n);
   if (out == NULL) return rc;
-  fprintf(out, "rank=%d\tpath=%s\tamode=%d\tcreate=%d\texcl=%d\texisted=%d\trc=%d", rank, filename, amode,
-          (amode & MPI_MODE_CREATE) != 0, (amode & MPI_MODE_EXCL) != 0, existed, rc);
+  fprintf(out, "rank=%d\tcomm_size=%d\tpath=%s\tamode=%d\tcreate=%d\texcl=%d\texisted=%d\trc=%d", rank, size, filename,
+          amode, (amode & MPI_MODE_CREATE) != 0, (amode & MPI_MODE_EXCL) != 0, existed, rc);
   int nkeys = 0;
   if (info != MPI_INFO_NULL) PMPI_Info_get_nkeys(info, &nkeys);
   for (int i = 0; i < nkeys; ++i) {

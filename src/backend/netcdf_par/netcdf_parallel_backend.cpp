@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/agreed_open.hpp"
+#include "backend/netcdf_par/close_at_finalize.hpp"
 #include "backend/netcdf/netcdf_call.hpp"
 #include "backend/netcdf_types.hpp"
 #include "backend/row_hyperslabs.hpp"
@@ -138,7 +139,12 @@ class NetcdfParallelBackend final : public Backend {
 
   // nc_close is collective: other ranks may not join any more. The handle is forgotten; the
   // partial file keeps its temporary name.
-  void abandon() noexcept override { ncid_ = -1; }
+  // Every rank gives the file up alike (a Writer destroyed during unwinding): it is closed inside
+  // MPI_Finalize, before HDF5 and ROMIO end (close_at_finalize.hpp).
+  void abandon() noexcept override {
+    if (ncid_ >= 0) close_at_mpi_finalize(ncid_);
+    ncid_ = -1;
+  }
 
  private:
   void add(int var, const std::vector<std::int64_t>& start, const std::vector<std::int64_t>& count, const void* data,

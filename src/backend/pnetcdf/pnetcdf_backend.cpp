@@ -13,6 +13,15 @@
 // system's errors (a full disk, a quota) reported as errors of the write. write_deferred() leaves
 // that write to the caller (write-behind). Otherwise slabs go through a second MPI-IO handle with
 // one MPI_File_write_at_all (collective buffering, as the hints ask).
+//
+// The header on rank 0 alone: when the writers write their own slabs and the caller promises
+// that only slabs come, with every row of Times in rank 0's slabs (FileHints), PnetCDF runs on
+// rank 0 alone, over MPI_COMM_SELF: rank 0's MPI-IO open creates the file with the hints (so a
+// parallel file system lays it out as they ask), rank 0 defines it, writes Times and the record
+// count, and closes it; the other ranks open a descriptor of their own and write their slabs.
+// No collective MPI-IO open or close of the file, and no PnetCDF collective, runs on every rank:
+// each would be a round of messages across the nodes for every file, on the model's path, and
+// an MPI-IO open on every rank is one metadata operation per rank and file on the file system.
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
 
 #include <fcntl.h>
@@ -54,7 +63,7 @@ constexpr MPI_Offset kRecAlign = 4;
 
 class PnetcdfBackend final : public Backend {
  public:
-  explicit PnetcdfBackend(MPI_Comm comm) : comm_(comm) {}
+  explicit PnetcdfBackend(MPI_Comm comm) : comm_(comm) { MPI_Comm_rank(comm_, &rank_); }
   ~PnetcdfBackend() override {
     // Never collective here (see Backend::abandon): a file still open was abandoned.
     int finalized = 0;
@@ -75,11 +84,16 @@ class PnetcdfBackend final : public Backend {
     if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
     if (info != MPI_INFO_NULL) MPI_Info_dup(info, &info_);  // the same hints for the slab handle
     independent_slabs_ = hints.independent_writes;
+    header_on_rank0_ = hints.independent_writes && hints.slabs_only_times_on_rank0;
     // NC_NOCLOBBER: nothing is there (Backend::create); should something appear meanwhile, the
     // create fails (NC_EEXIST) instead of truncating it. PnetCDF then opens with MPI_MODE_CREATE
     // (1.12 checks the name with access(2) on rank 0 first, where MPI_MODE_EXCL would make
     // OMPIO's Lustre driver refuse the file it just laid out).
     const int mode = NC_NOCLOBBER | (layout.format == FileFormat::Cdf5 ? NC_64BIT_DATA : NC_64BIT_OFFSET);
+    if (header_on_rank0_) {
+      create_on_rank0(mode, info);
+      return;
+    }
     // The open's outcome is agreed before anything else: PnetCDF does not agree on its
     // MPI_File_open (outside its safe mode), and ncmpi__enddef and ncmpi_close wait for every
     // rank (agreed_open.hpp).
@@ -118,6 +132,11 @@ class PnetcdfBackend final : public Backend {
   // writes) or a second MPI-IO handle, each open agreed on before anything else.
   SlabPlacement placement() override {
     SlabPlacement p;
+    if (header_on_rank0_) {
+      run_and_agree(comm_, [&] { open_slab_descriptor(); });  // rank 0's placement came with the create
+      record_stride_ = rank0_placement_.record_stride;
+      return rank0_placement_;
+    }
     run_and_agree(comm_, [&] {
       p = pnetcdf_placement(ncid_, layout_, path_);
       if (independent_slabs_) open_slab_descriptor();
@@ -188,7 +207,14 @@ class PnetcdfBackend final : public Backend {
     // and the slab write (both collective) before throwing, so that no rank hangs.
     std::optional<Error> failed;
     requests_.clear();
+    // With the header on rank 0 alone, only rank 0 holds a PnetCDF handle, and only slabs come.
+    const bool through_pnetcdf = !header_on_rank0_ || rank_ == 0;
+    if (header_on_rank0_ && !requests.empty()) {
+      failed = Error(ErrorKind::Internal, "PnetCDF backend: a write request for " + path_ +
+                                              ", whose header rank 0 keeps alone (slabs only were promised)");
+    }
     for (const WriteRequest& r : requests) {
+      if (failed || !through_pnetcdf) break;
       try {
         post(r);
       } catch (const Error& e) {
@@ -196,12 +222,15 @@ class PnetcdfBackend final : public Backend {
       }
     }
     try {
-      post_record_marker(slab);
+      if (through_pnetcdf) post_record_marker(slab);
     } catch (const Error& e) {
       if (!failed) failed = e;
     }
     statuses_.assign(requests_.size(), NC_NOERR);
-    const int rc = ncmpi_wait_all(ncid_, static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
+    // Collective over PnetCDF's communicator: every rank, or rank 0 alone over MPI_COMM_SELF.
+    const int rc = through_pnetcdf
+                       ? ncmpi_wait_all(ncid_, static_cast<int>(requests_.size()), requests_.data(), statuses_.data())
+                       : NC_NOERR;
     if (deferred) {
       // Every rank's small writes (Times, the header's record count) are in the file before any
       // rank's slab goes behind: a file system that serialises writes to one file (ext4's inode
@@ -231,6 +260,47 @@ class PnetcdfBackend final : public Backend {
 
   MPI_Offset slab_offset(const Slab& slab) const noexcept {
     return slab.position + static_cast<MPI_Offset>(slab.record) * record_stride_;
+  }
+
+  // Collective: PnetCDF on rank 0 alone (see the top of this file) creates, defines and lays out
+  // the file; every rank learns the outcome and the rows' positions. On failure rank 0's
+  // handle is gone (a file still in define mode removed by ncmpi_abort); the caller removes
+  // the rest.
+  void create_on_rank0(int mode, MPI_Info info) {
+    std::optional<Error> failed;
+    if (rank_ == 0) {
+      try {
+        int ncid = -1;
+        check(ncmpi_create(MPI_COMM_SELF, path_.c_str(), mode, info, &ncid), "ncmpi_create");
+        ncid_ = ncid;
+        define(layout_);
+        // h_minfree: free header space, so that adding attributes later never moves the data.
+        check(ncmpi__enddef(ncid_, layout_.header_reserve_bytes, kVarAlign, 0, kRecAlign), "ncmpi__enddef");
+        rank0_placement_ = pnetcdf_placement(ncid_, layout_, path_);
+      } catch (const Error& e) {
+        failed = e;
+      }
+    }
+    try {
+      fault(FaultPhase::CreateOpen);  // tests: this rank fails after the create
+    } catch (const Error& e) {
+      if (!failed) failed = e;
+    }
+    try {
+      agree(comm_, failed);
+    } catch (const Error&) {
+      discard();  // rank 0's handle, over MPI_COMM_SELF: local
+      throw;
+    }
+    // Every rank stages its slab at rank 0's positions.
+    std::vector<std::int64_t> positions = rank0_placement_.var_begin;
+    positions.resize(layout_.vars.size());
+    positions.push_back(rank0_placement_.record_stride);
+    mpi_check(MPI_Bcast(positions.data(), static_cast<int>(positions.size()), MPI_INT64_T, 0, comm_),
+              "MPI_Bcast(the rows' positions)");
+    rank0_placement_.record_stride = positions.back();
+    positions.pop_back();
+    rank0_placement_.var_begin = std::move(positions);
   }
 
   // Local: this rank's descriptor for its slabs.
@@ -271,8 +341,8 @@ class PnetcdfBackend final : public Backend {
     mpi_io_check(MPI_File_close(&fh), "MPI_File_close");
   }
 
-  // Collective, never throws: the file is closed and, still in define mode after its create,
-  // removed (ncmpi_abort).
+  // Collective over PnetCDF's communicator, never throws: the file is closed and, still in define
+  // mode after its create, removed (ncmpi_abort).
   void discard() noexcept {
     if (ncid_ < 0) return;
     const int ncid = ncid_;
@@ -385,6 +455,7 @@ class PnetcdfBackend final : public Backend {
   }
 
   MPI_Comm comm_;
+  int rank_ = 0;
   MPI_Info info_ = MPI_INFO_NULL;
   MPI_File fh_ = MPI_FILE_NULL;  // slabs written collectively (after placement()), beside PnetCDF's own handle
   int ncid_ = -1;
@@ -395,6 +466,8 @@ class PnetcdfBackend final : public Backend {
   std::vector<int> requests_, statuses_;
   bool independent_slabs_ = false;  // the hints allow independent writes: slabs go through fd_
   int fd_ = -1;                     // this rank's descriptor for its slabs (independent writes)
+  bool header_on_rank0_ = false;    // PnetCDF on rank 0 alone, over MPI_COMM_SELF (see the top)
+  SlabPlacement rank0_placement_;   // with the header on rank 0: its positions, learnt at the create
 };
 
 }  // namespace
