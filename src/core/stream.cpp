@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "core/filename.hpp"
 #include "nwpio/wrf_date.hpp"
@@ -69,7 +70,8 @@ void Stream::begin_frame(std::string_view date_in) {
   sink_->check_background();
   const std::string date(date_in);
   std::int64_t seconds = 0;
-  run_and_agree(comm, [&] {
+  std::optional<Error> local;
+  try {
     if (sink_->failed()) throw Error(ErrorKind::State, "begin_frame(" + date + "): the stream failed earlier; close() it");
     if (frame_.open) {
       throw Error(ErrorKind::State, "begin_frame(" + date + "): frame " + frame_.date + " is still open; call end_frame() first");
@@ -83,13 +85,17 @@ void Stream::begin_frame(std::string_view date_in) {
       throw Error(ErrorKind::State, "begin_frame(" + date + "): the date is not after the previous frame's date " +
                                         previous_.date);
     }
-  });
-  // Every rank must start the same frame.
-  run_and_agree(comm, [&] {
-    std::int64_t range[2] = {seconds, -seconds};
-    mpi_check(MPI_Allreduce(MPI_IN_PLACE, range, 2, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce(begin_frame)");
-    if (range[0] != -range[1]) throw Error(ErrorKind::InvalidArgument, "begin_frame: the ranks passed different dates");
-  });
+  } catch (const Error& e) {
+    local = e;
+  }
+  // Every rank must start the same frame: the dates' range, and whether any rank failed above
+  // (then its own error is the one every rank throws, not a difference of dates).
+  std::int64_t range[3] = {seconds, -seconds, local ? 1 : 0};
+  mpi_check(MPI_Allreduce(MPI_IN_PLACE, range, 3, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce(begin_frame)");
+  if (range[2] == 0 && range[0] != -range[1]) {
+    local = Error(ErrorKind::InvalidArgument, "begin_frame: the ranks passed different dates");
+  }
+  agree(comm, local);
   const bool opens_file = !file_open_;
   if (opens_file) {
     file_.name = expand_file_name(options_.outname, options_.domain_id, date, colon_free_names_);
