@@ -19,6 +19,10 @@ std::string what_was_read(const LayoutFacts& layout, const MpiIo& io, bool liste
   if (layout.mpiio_info_source.empty()) {
     return "not read back: this io_form's library does not hand out its MPI-IO file handle";
   }
+  if (layout.mpiio_on_rank0_alone) {
+    return "none: the MPI-IO layer opened the file on rank 0 alone, for the header (PnetCDF over MPI_COMM_SELF); "
+           "the writers write their own slabs with pwrite(2), so no collective write aggregates";
+  }
   if (io.vendor == "Open MPI" && io.layer == IoLayer::Ompio) {
     return "not reported by OMPIO: Open MPI's MPI_File_get_info echoes the keys passed, and OMPIO picks its "
            "aggregators itself at each collective write (OMPI_MCA_io_ompio_verbose_info_parsing=1 shows what it read)";
@@ -55,7 +59,7 @@ void add_nodes_json(json& report, const NodeMap& nodes, const LayoutFacts& layou
   // The aggregator ranks, where the layer names them itself (not an echo of what was passed).
   std::vector<int> aggregators;
   const auto listed = layout.mpiio_info.find("romio_aggregator_list");
-  if (mpi_io && io.vendor != "Open MPI" && listed != layout.mpiio_info.end()) aggregators = parse_rank_list(listed->second);
+  if (mpi_io && !layout.mpiio_on_rank0_alone && io.vendor != "Open MPI" && listed != layout.mpiio_info.end()) aggregators = parse_rank_list(listed->second);
   json list = json::array();
   int with_writers = 0, with_aggregators = 0;
   for (const NodeRanks& n : nodes.nodes) {

@@ -40,6 +40,9 @@ struct LayoutFacts {
   // PnetCDF keys left out), and how it was read; empty source: the backend cannot ask.
   std::map<std::string, std::string> mpiio_info;
   std::string mpiio_info_source;
+  // The MPI-IO layer opened the file on rank 0 alone (the header's library over MPI_COMM_SELF):
+  // no collective write, so no aggregator; the writers write their own slabs.
+  bool mpiio_on_rank0_alone = false;
 };
 
 }  // namespace nwpio::detail

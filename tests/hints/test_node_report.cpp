@@ -117,6 +117,15 @@ TEST(NodeReport, RomioAggregatorListIsMappedToNodesWhereRomioReportsIt) {
   json ompio;
   add_nodes_json(ompio, map, facts, mpi("Open MPI", IoLayer::Ompio), true);
   EXPECT_EQ(ompio["aggregators"]["what"].get<std::string>().rfind("not reported by OMPIO", 0), 0u);
+  // The header on rank 0 alone: its open over MPI_COMM_SELF aggregates nothing, whatever it lists.
+  LayoutFacts alone = facts;
+  alone.mpiio_on_rank0_alone = true;
+  for (const MpiIo& io : {mpi("MPICH", IoLayer::Romio), mpi("Open MPI", IoLayer::Ompio)}) {
+    json header;
+    add_nodes_json(header, map, alone, io, true);
+    EXPECT_EQ(header["aggregators"]["what"].get<std::string>().rfind("none: ", 0), 0u) << header.dump();
+    EXPECT_FALSE(header["nodes"]["list"][0].contains("aggregators")) << header.dump();
+  }
   // No MPI-IO (io_form 2): nodes and writers, no aggregators.
   json serial;
   add_nodes_json(serial, map, facts, mpi("MPICH", IoLayer::Romio), false);

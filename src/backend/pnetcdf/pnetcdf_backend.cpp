@@ -193,7 +193,11 @@ class PnetcdfBackend final : public Backend {
     if (failed) throw *failed;
   }
 
-  LayoutFacts layout_facts() const override { return pnetcdf_layout_facts(ncid_, layout_); }
+  LayoutFacts layout_facts() const override {
+    LayoutFacts facts = pnetcdf_layout_facts(ncid_, layout_);
+    facts.mpiio_on_rank0_alone = header_on_rank0_;
+    return facts;
+  }
 
   void abandon() noexcept override {
     ncid_ = -1;
