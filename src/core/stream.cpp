@@ -64,8 +64,14 @@ Stream::Stream(OutputOptions options, const Decomposition& decomposition, Schema
   for (const VarSpec& v : schema_.variables()) index_of_.emplace(v.name, static_cast<int>(index_of_.size()));
   frame_.data.assign(schema_.variables().size(), {});
   if (rank() == 0 && !layout_.format_note.empty()) std::fprintf(stderr, "%s\n", layout_.format_note.c_str());
+  // A warning, not an error: history_interval = 0 is how WRF turns a domain's history off, and a
+  // valid namelist must keep working. Said when the stream opens, so that a run that will write
+  // nothing does not find out at its end.
   if (rank() == 0 && !clock_.enabled()) {
-    std::fprintf(stderr, "nwpio: history stream of domain %d is off (history_interval = 0): no file is written\n",
+    std::fprintf(stderr,
+                 "nwpio: warning: history stream of domain %d is off (history_interval = 0): this run writes no "
+                 "history file (WRF's own I/O would write the first frame only); set history_interval to the "
+                 "minutes between frames to write history\n",
                  options_.domain_id);
   }
 }

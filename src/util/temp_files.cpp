@@ -311,10 +311,11 @@ void check_file_writable(const std::string& path) {
     throw Error(ErrorKind::Io, "cannot write " + path + ": " + e.what());
   }
   remove_private_dir_if_empty(dir);
+  // The rename replaces whatever name is there (a symbolic link itself, not its target), except
+  // a folder.
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-    throw Error(ErrorKind::Io, "cannot write " + path + ": " + system_text(S_ISDIR(st.st_mode) ? EISDIR : EEXIST) +
-                                   " (it is not a regular file, and would not be replaced)");
+  if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(ErrorKind::Io, "cannot write " + path + ": " + system_text(EISDIR) + " (a folder is not replaced)");
   }
 }
 
