@@ -24,7 +24,7 @@ std::string host_name() {
 
 }  // namespace
 
-void check_memory_fits(MPI_Comm comm, std::int64_t rank_bytes, const std::string& what) {
+void check_memory_fits(MPI_Comm comm, std::int64_t rank_bytes, const std::string& what, const std::string& remedy) {
   MPI_Comm node = MPI_COMM_NULL;
   mpi_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node), "MPI_Comm_split_type(node)");
   std::int64_t node_bytes = 0;
@@ -36,13 +36,11 @@ void check_memory_fits(MPI_Comm comm, std::int64_t rank_bytes, const std::string
   std::optional<Error> local;
   const MemoryRoom room = memory_room();
   if (room.available >= 0 && node_bytes > room.available) {
-    local = Error(ErrorKind::Config,
-                  "not enough memory for the history stream on " + host_name() + ": its " + std::to_string(node_ranks) +
-                      " rank(s) there need " + mib(node_bytes) + " more for " + what + " (this rank " + mib(rank_bytes) +
-                      "), but the job may take only " + mib(room.available) + " more there: limit " + mib(room.limit) +
-                      ", " + mib(room.used) + " in use (" + room.source +
-                      "). Give the job more memory per node or fewer ranks per node, or lower max_round_bytes "
-                      "(smaller write rounds); nwpio-check --plan shows the memory per rank and node");
+    local = Error(ErrorKind::Config, "not enough memory on " + host_name() + " for " + what + ": its " +
+                                         std::to_string(node_ranks) + " rank(s) there need " + mib(node_bytes) +
+                                         " more (this rank " + mib(rank_bytes) + "), but the job may take only " +
+                                         mib(room.available) + " more there: limit " + mib(room.limit) + ", " +
+                                         mib(room.used) + " in use (" + room.source + "). " + remedy);
   }
   agree(comm, local);
 }

@@ -14,8 +14,9 @@ namespace nwpio::detail {
 
 // Collective over comm: every rank passes the bytes it is about to allocate for `what`; the ranks
 // of each node together must fit in that node's room. Throws the same Error(Config) on every
-// rank when some node's do not, naming the node, the need, the limit and where it comes from.
-void check_memory_fits(MPI_Comm comm, std::int64_t rank_bytes, const std::string& what);
+// rank when some node's do not, naming the node, the need, the limit and where it comes from,
+// then `remedy` (what the user can change).
+void check_memory_fits(MPI_Comm comm, std::int64_t rank_bytes, const std::string& what, const std::string& remedy);
 
 // The Error for a failed allocation (std::bad_alloc) of `bytes` for `what`.
 [[noreturn]] void throw_out_of_memory(std::int64_t bytes, const std::string& what);

@@ -44,8 +44,11 @@ Rearranger::Rearranger(MPI_Comm comm, std::vector<const FieldGeometry*> fields, 
   }
   check_int_count(choice.worst_staging, "stage");  // the same on every rank: all throw or none
   // What this plan adds: its exchange buffers and the growth of the node's slabs.
-  check_memory_fits(comm_, plan_.send_capacity + plan_.recv_capacity + std::max<std::int64_t>(0, own_slab_bytes() - slabs_->capacity()),
-                    "staging a frame (exchange buffers and writer slabs)");
+  const std::int64_t slab_growth = std::max<std::int64_t>(0, own_slab_bytes() - slabs_->capacity());
+  check_memory_fits(comm_, plan_.send_capacity + plan_.recv_capacity + slab_growth,
+                    "the history stream's staging of a frame (exchange buffers and writer slabs)",
+                    "Give the job more memory per node or fewer ranks per node, or lower max_round_bytes (smaller "
+                    "write rounds); nwpio-check --plan shows the memory per rank and node");
   set_positions(pos_);
   // Allocated here, where a failure is agreed on: run_round then throws nothing before its
   // collectives. Pages are touched only when used.
