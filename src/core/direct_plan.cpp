@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "core/memory_check.hpp"
 #include "core/pack.hpp"
 #include "util/mpi_call.hpp"
 
@@ -91,7 +92,7 @@ DirectPlan::~DirectPlan() {
 
 void DirectPlan::pack_piece(const Piece& p, const FieldSource& src, int record, RoundOutput& out) {
   const FieldGeometry& g = *fields_[p.field];
-  if (!buffer_ && capacity_ > 0) buffer_ = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(capacity_));
+  if (!buffer_ && capacity_ > 0) buffer_ = allocate_bytes(capacity_, "the direct plan's packing buffer");
   std::byte* dst = buffer_.get() + p.offset;
   pack_rows(g, src, p.box, 0, g.rows(), dst);
   add_box_request(out, g, record, p.box, dst);

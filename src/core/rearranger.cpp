@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/memory_check.hpp"
 #include "core/pack.hpp"
 #include "nwpio/error.hpp"
 #include "util/mpi_call.hpp"
@@ -42,27 +43,34 @@ Rearranger::Rearranger(MPI_Comm comm, std::vector<const FieldGeometry*> fields, 
     });
   }
   check_int_count(choice.worst_staging, "stage");  // the same on every rank: all throw or none
+  // What this plan adds: its exchange buffers and the growth of the node's slabs.
+  const std::int64_t slab_growth = std::max<std::int64_t>(0, own_slab_bytes() - slabs_->capacity());
+  check_memory_fits(comm_, plan_.send_capacity + plan_.recv_capacity + slab_growth,
+                    "the history stream's staging of a frame (exchange buffers and writer slabs)",
+                    "Give the job more memory per node or fewer ranks per node, or lower max_round_bytes (smaller "
+                    "write rounds); nwpio-check --plan shows the memory per rank and node");
   set_positions(pos_);
   // Allocated here, where a failure is agreed on: run_round then throws nothing before its
   // collectives. Pages are touched only when used.
-  if (plan_.send_capacity > 0) {
-    send_ = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(plan_.send_capacity));
-  }
-  if (plan_.recv_capacity > 0) {
-    recv_ = std::make_unique_for_overwrite<std::byte[]>(static_cast<std::size_t>(plan_.recv_capacity));
-  }
+  if (plan_.send_capacity > 0) send_ = allocate_bytes(plan_.send_capacity, "the rearranger's send buffer");
+  if (plan_.recv_capacity > 0) recv_ = allocate_bytes(plan_.recv_capacity, "the rearranger's receive buffer");
   if (plan_.rounds == 1) set_send_offsets();
+}
+
+std::int64_t Rearranger::own_slab_bytes() const noexcept {
+  std::int64_t bytes = 0;
+  if (my_writer_ >= 0) {
+    for (int t = 0; t < plan_.rounds; ++t) {
+      const std::int64_t c = chunk(t, my_writer_);
+      bytes = std::max(bytes, pos_.chunk_end(space_, c) - pos_.chunk_begin(space_, c));
+    }
+  }
+  return bytes;
 }
 
 void Rearranger::set_positions(RowPositions pos) {
   pos_ = std::move(pos);
-  plan_.slab_capacity = 0;
-  if (my_writer_ >= 0) {
-    for (int t = 0; t < plan_.rounds; ++t) {
-      const std::int64_t c = chunk(t, my_writer_);
-      plan_.slab_capacity = std::max(plan_.slab_capacity, pos_.chunk_end(space_, c) - pos_.chunk_begin(space_, c));
-    }
-  }
+  plan_.slab_capacity = own_slab_bytes();
   std::int64_t largest = plan_.slab_capacity;
   mpi_check(MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, comm_), "MPI_Allreduce(slab size)");
   check_int_count(largest, "write");  // the same on every rank: all throw or none

@@ -65,6 +65,8 @@ class Rearranger final : public FramePlan {
 
  private:
   std::int64_t chunk(int t, int w) const noexcept { return chunk_of(t, w, nw_); }
+  // The largest chunk this rank writes in a round at the current positions (0: not a writer).
+  std::int64_t own_slab_bytes() const noexcept;
   // Sets positions and sizes this rank's slab (collective: NodeSlabs::reserve).
   void set_positions(RowPositions pos);
   void set_send_offsets();

@@ -13,6 +13,7 @@
 #include "stats/timing_line.hpp"
 #include "util/agree.hpp"
 #include "util/mpi_call.hpp"
+#include "util/temp_files.hpp"
 
 namespace nwpio::detail {
 
@@ -49,11 +50,29 @@ Stream::Stream(OutputOptions options, const Decomposition& decomposition, Schema
     check_domain(options_, decomposition_);
     layout_ = build_stream_layout(schema_, Grid::of(decomposition_), options_, traits, compression);
   });
+  // The statistics are written at the close: a path they cannot go to is refused now, before
+  // any file is written.
+  if (!options_.stats_json.empty()) {
+    run_and_agree(comm, [&] {
+      if (rank() != 0) return;
+      try {
+        check_file_writable(options_.stats_json);
+      } catch (const Error& e) {
+        throw Error(e.kind(), std::string("stats_json: ") + e.what());
+      }
+    });
+  }
   for (const VarSpec& v : schema_.variables()) index_of_.emplace(v.name, static_cast<int>(index_of_.size()));
   frame_.data.assign(schema_.variables().size(), {});
   if (rank() == 0 && !layout_.format_note.empty()) std::fprintf(stderr, "%s\n", layout_.format_note.c_str());
+  // A warning, not an error: history_interval = 0 is how WRF turns a domain's history off, and a
+  // valid namelist must keep working. Said when the stream opens, so that a run that will write
+  // nothing does not find out at its end.
   if (rank() == 0 && !clock_.enabled()) {
-    std::fprintf(stderr, "nwpio: history stream of domain %d is off (history_interval = 0): no file is written\n",
+    std::fprintf(stderr,
+                 "nwpio: warning: history stream of domain %d is off (history_interval = 0): this run writes no "
+                 "history file (WRF's own I/O would write the first frame only); set history_interval to the "
+                 "minutes between frames to write history\n",
                  options_.domain_id);
   }
 }

@@ -1,5 +1,6 @@
 #include "util/agree.hpp"
 
+#include <new>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ void run_and_agree(MPI_Comm comm, const std::function<void()>& local_step) {
     local_step();
   } catch (const Error& e) {
     local = e;
+  } catch (const std::bad_alloc& e) {
+    // An allocation nwpio did not name (allocate_bytes names its own): still no bare bad_alloc.
+    local = Error(ErrorKind::Config, std::string("out of memory (") + e.what() + ")");
   } catch (const std::exception& e) {
     local = Error(ErrorKind::Internal, e.what());
   }

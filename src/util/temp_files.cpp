@@ -300,6 +300,25 @@ void write_file_atomically(const std::string& path, std::string_view text) {
   remove_private_dir_if_empty(dir);
 }
 
+void check_file_writable(const std::string& path) {
+  const std::string dir = folder_of(path);
+  const std::string name = std::filesystem::path(path).filename().string() + std::string(kTemporarySuffix);
+  try {
+    const auto folder = make_with_file(dir, name);
+    ::unlinkat(folder->descriptor(), name.c_str(), 0);
+  } catch (const Error& e) {
+    remove_private_dir_if_empty(dir);
+    throw Error(ErrorKind::Io, "cannot write " + path + ": " + e.what());
+  }
+  remove_private_dir_if_empty(dir);
+  // The rename replaces whatever name is there (a symbolic link itself, not its target), except
+  // a folder.
+  struct stat st {};
+  if (::lstat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    throw Error(ErrorKind::Io, "cannot write " + path + ": " + system_text(EISDIR) + " (a folder is not replaced)");
+  }
+}
+
 void remove_private_dir_if_empty(const std::string& dir) noexcept {
   // Only this user's own folder: a name someone else planted there (their folder, empty or not,
   // a symbolic link) is left as it is. rmdir fails (ENOTEMPTY) while another stream uses it.

@@ -140,6 +140,11 @@ std::string refusal_of(const PrivateDir& dir);
 // written through. Throws Error(Io).
 void write_file_atomically(const std::string& path, std::string_view text);
 
+// Checks now that write_file_atomically(path, ...) can succeed later: its temporary file can be
+// created (then removed) and no folder stands at `path` (the rename cannot replace one).
+// Writes nothing else. Throws Error(Io) naming `path` and the cause.
+void check_file_writable(const std::string& path);
+
 // Removes the private folder of `dir` when it is empty (other streams may still use it) and is
 // a folder of this user (anything else under its name is left alone); never throws.
 void remove_private_dir_if_empty(const std::string& dir) noexcept;

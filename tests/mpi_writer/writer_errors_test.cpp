@@ -97,6 +97,41 @@ TEST(WriterErrors, StreamOffWritesNothing) {
   }
 }
 
+// A statistics path that cannot be written (its folder missing, a folder in its place) is
+// refused when the stream opens, on every rank, naming the path and the cause: no file is
+// written first (the statistics are written at the close, after every file).
+TEST(WriterErrors, UnwritableStatsJsonFailsAtOpen) {
+  const std::string dir = fresh_dir("stats_path");
+  if (my_rank() == 0) std::filesystem::create_directories(dir + "/a_folder");
+  MPI_Barrier(world());
+  Model model(world(), ModelShape{});
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {dir + "/no_such_folder/stats.json", "No such file or directory"}, {dir + "/a_folder", "Is a directory"}};
+  for (const auto& [path, cause] : cases) {
+    SCOPED_TRACE(path);
+    OutputOptions o = options_for(dir);
+    o.stats_json = path;
+    const auto e = expect_same_error([&] {
+      Writer w(model.decomposition(), model.schema(), o);
+      model.fill(0);
+      w.begin_frame(date_at(0));
+      put_all(w, model);
+      w.end_frame();
+      w.close();
+    });
+    if (!e) continue;
+    EXPECT_EQ(e->kind(), ErrorKind::Io) << e->what();
+    EXPECT_NE(std::string(e->what()).find(path), std::string::npos) << e->what();
+    EXPECT_NE(std::string(e->what()).find(cause), std::string::npos) << e->what();
+  }
+  MPI_Barrier(world());
+  if (my_rank() == 0) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      EXPECT_EQ(entry.path().filename(), "a_folder") << "written before the refusal: " << entry.path();
+    }
+  }
+}
+
 TEST(WriterErrors, PutTwiceAndWrongTypeFailEverywhere) {
   const std::string dir = fresh_dir("twice");
   Model model(world(), ModelShape{});

@@ -210,18 +210,18 @@ TEST(NwpioCheck, TemporaryLeftoverIsTemp) {
   const std::string private_dir = path_of(".nwpio-tmp-1234");
   fs::create_directories(private_dir);
   for (const std::string& p : {final_name + ".nwpio-tmp", private_dir + "/wrfout_d01_2019-06-01_00_00_00.nwpio-tmp"}) {
-    make_file(p, Spec{});
+    make_file(p, Spec{.times_written = 1});  // the second frame's date never written
     const auto r = check_file(p);
     EXPECT_EQ(r.verdict, Verdict::Temporary) << r.line;
     EXPECT_EQ(r.line.rfind("TEMP", 0), 0u) << r.line;
     EXPECT_NE(r.line.find("would become " + final_name + ")"), std::string::npos) << r.line;
   }
-  // A completion ledger: TEMP, never opened as netCDF.
+  // A completion ledger beside its temporary file, a writer missing: TEMP, never opened as netCDF.
   const std::string ledger = private_dir + "/wrfout_d01_2019-06-01_00_00_00.nwpio-done";
-  std::ofstream(ledger) << "\x01";
+  std::ofstream(ledger) << '\x01' << '\0';
   const auto r = check_file(ledger);
   EXPECT_EQ(r.verdict, Verdict::Temporary) << r.line;
-  EXPECT_NE(r.line.find("completion ledger of " + final_name), std::string::npos) << r.line;
+  EXPECT_NE(r.line.find("completion ledger of " + final_name + " (1 of 2 writers finished"), std::string::npos) << r.line;
   fs::remove_all(private_dir);
   fs::remove(final_name + ".nwpio-tmp");
 }
@@ -285,7 +285,7 @@ TEST(NwpioCheck, OutputFolderListsFilesAndWhatIsNotComplete) {
   std::ofstream(out + "/stats.json") << "{}\n";
   make_file(out + "/subfolder/not_looked_at.nc", Spec{.times_written = 0});
   make_file(out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-tmp", Spec{});
-  std::ofstream(out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-done") << "\x01";
+  std::ofstream(out + "/.nwpio-tmp-0/wrfout_d01_2019-06-01_02_00_00.nwpio-done") << '\0';  // its writer not done
   EXPECT_EQ(run(out), 1) << cli_output();
   const auto lines = lines_of(cli_output());
   ASSERT_EQ(lines.size(), 4u) << cli_output();
@@ -328,6 +328,71 @@ TEST(NwpioCheck, FinalNameReportsItsLeftovers) {
   EXPECT_EQ(lines[0].rfind("TEMP " + out + "/.nwpio-tmp-0/wrfout_b.nwpio-tmp", 0), 0u) << lines[0];
   EXPECT_EQ(run(out + "/wrfout_c"), 1) << cli_output();
   EXPECT_EQ(cli_output().rfind("BAD  " + out + "/wrfout_c: cannot stat", 0), 0u) << cli_output();
+}
+
+// A ledger whose file was committed (the job ended between the rename and the ledger's removal):
+// STALE, with the command that removes it; the output is complete, so the exit code is 0.
+TEST(NwpioCheck, LedgerOfACommittedFileIsStale) {
+  const std::string out = path_of("stale");
+  fs::remove_all(out);
+  fs::create_directories(out + "/.nwpio-tmp-0");
+  make_file(out + "/wrfout_a", Spec{});
+  const std::string ledger = out + "/.nwpio-tmp-0/wrfout_a.nwpio-done";
+  std::ofstream(ledger) << '\x01' << '\x01';
+  const auto r = check_file(ledger);
+  EXPECT_EQ(r.verdict, Verdict::Stale) << r.line;
+  EXPECT_EQ(r.line.rfind("STALE " + ledger + ": leftover completion ledger of " + out + "/wrfout_a, which has its final name", 0),
+            0u) << r.line;
+  EXPECT_EQ(run(out), 0) << cli_output();
+  const auto lines = lines_of(cli_output());
+  ASSERT_EQ(lines.size(), 2u) << cli_output();
+  EXPECT_EQ(lines[0].rfind("OK   " + out + "/wrfout_a:", 0), 0u) << lines[0];
+  EXPECT_EQ(lines[1], r.line);
+  // The command it gives removes it.
+  const std::string rm = r.line.substr(r.line.find("rm -f -- "));
+  ASSERT_EQ(std::system(rm.c_str()), 0) << rm;
+  EXPECT_FALSE(fs::exists(ledger));
+}
+
+// A complete file that kept its temporary name (its rename failed): TEMP, said to be complete,
+// with the `mv` that recovers it -- run here as given, after which the final name is OK. With a
+// ledger: complete only when every writer marked it, and the ledger goes with the `mv`.
+TEST(NwpioCheck, CompleteTemporaryFileGivesTheMvThatRecoversIt) {
+  const std::string out = path_of("recover dir");  // a space: the command quotes the paths
+  fs::remove_all(out);
+  fs::create_directories(out + "/.nwpio-tmp-0");
+  struct Case {
+    std::string ledger;  // its bytes; empty: no ledger
+    std::string says;
+  };
+  const std::vector<Case> cases = {{"", "complete as it stands but not renamed"},
+                                   {std::string("\x01\x01", 2), "complete, all 2 writers finished but not renamed"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.says);
+    const std::string final_path = out + "/wrfout_b", temp = out + "/.nwpio-tmp-0/wrfout_b.nwpio-tmp";
+    const std::string ledger = out + "/.nwpio-tmp-0/wrfout_b.nwpio-done";
+    fs::remove(final_path);
+    make_file(temp, Spec{});
+    if (!c.ledger.empty()) std::ofstream(ledger, std::ios::binary) << c.ledger;
+    const auto r = check_file(temp);
+    EXPECT_EQ(r.verdict, Verdict::Temporary) << r.line;
+    EXPECT_EQ(r.line.rfind("TEMP " + temp + ": " + c.says + " (CDF-2, WRF history, 2 frames", 0), 0u) << r.line;
+    EXPECT_NE(r.line.find("its commit to " + final_path + " failed or was interrupted"), std::string::npos) << r.line;
+    const auto at = r.line.find("recover it with: ");
+    ASSERT_NE(at, std::string::npos) << r.line;
+    const std::string mv = r.line.substr(at + std::string("recover it with: ").size());
+    ASSERT_EQ(std::system(mv.c_str()), 0) << mv;
+    EXPECT_EQ(check_file(final_path).verdict, Verdict::Ok) << check_file(final_path).line;
+    EXPECT_FALSE(fs::exists(temp));
+    EXPECT_FALSE(fs::exists(ledger));
+  }
+  // A writer not finished: not complete, whatever the file reads like.
+  const std::string temp = out + "/.nwpio-tmp-0/wrfout_c.nwpio-tmp";
+  make_file(temp, Spec{});
+  std::ofstream(out + "/.nwpio-tmp-0/wrfout_c.nwpio-done", std::ios::binary) << '\x01' << '\0';
+  const auto r = check_file(temp);
+  EXPECT_EQ(r.line.rfind("TEMP " + temp + ": not complete", 0), 0u) << r.line;
+  EXPECT_EQ(r.line.find("mv "), std::string::npos) << r.line;
 }
 
 }  // namespace

@@ -91,6 +91,8 @@ check_run() {
     case $verdict in
       OK) [[ $f == "$out"/wrfout_d01_* ]] || fail "OK for a file that is not a final name: $f" ;;
       TEMP) [[ $f == "$out/$PRIVATE"/* ]] || fail "a file not complete outside the private folder: $f" ;;
+      # A ledger left by a kill between the rename and its removal: nothing but bookkeeping.
+      STALE) [[ $f == "$out/$PRIVATE"/*.nwpio-done ]] || fail "STALE for something not a ledger: $f" ;;
       *) fail "nwpio-check: $verdict $f" ;;
     esac
   done <<<"$lines"

@@ -1,8 +1,10 @@
 // Checks one output file the way an operator would before trusting it: it opens with
 // netCDF-C, is WRF-structured (Time unlimited, DateStrLen 19, char Times(Time, DateStrLen)),
 // its frames carry valid increasing dates, and (classic formats) the file is as long as its
-// header says. A temporary file (.nwpio-tmp) or completion ledger (.nwpio-done) is a write that
-// is not complete: one in progress or a leftover of an interrupted one.
+// header says. A temporary file (.nwpio-tmp) is a write not committed: one in progress, one
+// interrupted, or a complete file whose rename failed (said so, with the `mv` that recovers it).
+// A completion ledger (.nwpio-done) beside its temporary file belongs to that write; without one,
+// it is a leftover of a commit that happened (or of a file removed): stale, safe to remove.
 #include "file_check.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +14,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <string_view>
 #include <vector>
 
@@ -137,24 +140,11 @@ std::string final_name_of(const std::string& path) {
   return p.string();
 }
 
-FileReport check_file(const std::string& path) {
+namespace {
+
+// The netCDF checks of one file (any name). `summary`: what an OK line says after the path.
+FileReport inspect_netcdf(const std::string& path, std::string& summary) {
   FileReport report;
-  if (ends_with(path, kTemporarySuffix)) {
-    report.verdict = Verdict::Temporary;
-    report.line = fmt::format(
-        "TEMP {}: not complete (would become {}): a write in progress, or left by one that never finished; "
-        "safe to delete when no job writes {}",
-        path, final_name_of(path), final_name_of(path));
-    return report;
-  }
-  if (ends_with(path, kLedgerSuffix)) {
-    report.verdict = Verdict::Temporary;
-    report.line = fmt::format(
-        "TEMP {}: completion ledger of {} (written behind the model, not committed): a write in progress, or left "
-        "by one that never finished; safe to delete when no job writes {}",
-        path, final_name_of(path), final_name_of(path));
-    return report;
-  }
   struct stat st {};
   if (stat(path.c_str(), &st) != 0) {
     report.line = fmt::format("BAD  {}: cannot stat: {}", path, std::strerror(errno));
@@ -231,10 +221,108 @@ FileReport check_file(const std::string& path) {
     if (want < 0) size_note = "; " + why;
   }
   report.verdict = Verdict::Ok;
-  report.line = fmt::format("OK   {}: {}, WRF history, {} frame{} {}{}{}, {} variables{}", path, fmt_name, frames,
-                            frames == 1 ? "" : "s", first, frames > 1 ? " .. " : "", frames > 1 ? previous : "",
-                            nvars, size_note);
+  summary = fmt::format("{}, WRF history, {} frame{} {}{}{}, {} variables{}", fmt_name, frames, frames == 1 ? "" : "s",
+                        first, frames > 1 ? " .. " : "", frames > 1 ? previous : "", nvars, size_note);
+  report.line = fmt::format("OK   {}: {}", path, summary);
   return report;
+}
+
+// A path quoted for a POSIX shell (the commands the lines give are pasted as they are).
+std::string quoted(const std::string& path) {
+  std::string out = "'";
+  for (char c : path) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string with_suffix(const std::string& path, std::string_view from, std::string_view to) {
+  return path.substr(0, path.size() - from.size()) + std::string(to);
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::lstat(path.c_str(), &st) == 0;
+}
+
+// A completion ledger's marks: one byte per writer, 1 once that writer's bytes are in the file
+// (src/filesink/completion_ledger.hpp).
+struct LedgerMarks {
+  bool present = false;
+  std::size_t marked = 0, slots = 0;
+  bool complete() const { return present && slots > 0 && marked == slots; }
+};
+
+LedgerMarks read_ledger(const std::string& path) {
+  LedgerMarks m;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return m;
+  m.present = true;
+  for (char c; in.get(c);) {
+    ++m.slots;
+    if (c == 1) ++m.marked;
+  }
+  return m;
+}
+
+FileReport check_ledger(const std::string& path) {
+  const std::string temp = with_suffix(path, kLedgerSuffix, kTemporarySuffix);
+  const std::string final_path = final_name_of(path);
+  const LedgerMarks marks = read_ledger(path);
+  if (!exists(temp)) {
+    return {Verdict::Stale,
+            fmt::format("STALE {}: leftover completion ledger of {}, {}; nothing uses it: remove it with: rm -f -- {}", path,
+                        final_path,
+                        exists(final_path) ? "which has its final name (committed)"
+                                           : "whose temporary file is gone (removed, or committed and renamed since)",
+                        quoted(path))};
+  }
+  if (marks.complete()) {
+    return {Verdict::Temporary,
+            fmt::format("TEMP {}: completion ledger of {}: all {} writers finished, the file is complete (see its line)",
+                        path, temp, marks.slots)};
+  }
+  return {Verdict::Temporary,
+          fmt::format("TEMP {}: completion ledger of {} ({} of {} writers finished; written behind the model, not "
+                      "committed): a write in progress, or left by one that never finished; safe to delete when no job "
+                      "writes {}",
+                      path, final_path, marks.marked, marks.slots, final_path)};
+}
+
+FileReport check_temporary(const std::string& path) {
+  const std::string final_path = final_name_of(path);
+  const std::string ledger = with_suffix(path, kTemporarySuffix, kLedgerSuffix);
+  const LedgerMarks marks = read_ledger(ledger);
+  std::string summary;
+  // Writers still missing in its ledger: not complete, whatever it reads like now.
+  const bool whole = (!marks.present || marks.complete()) && inspect_netcdf(path, summary).verdict == Verdict::Ok;
+  if (!whole) {
+    return {Verdict::Temporary,
+            fmt::format("TEMP {}: not complete (would become {}): a write in progress, or left by one that never "
+                        "finished; safe to delete when no job writes {}",
+                        path, final_path, final_path)};
+  }
+  // Complete but never renamed: the commit failed (a folder made read-only, a quota) or the job
+  // ended between the last write and the rename. Without a ledger (written without write-behind,
+  // or its ledger already removed) the file is whole as it stands: a run that ended early leaves
+  // fewer frames than it would have written.
+  const std::string how = marks.complete() ? "complete, all " + std::to_string(marks.slots) + " writers finished"
+                                           : "complete as it stands";
+  const std::string mv = "mv -n -- " + quoted(path) + " " + quoted(final_path) +
+                         (marks.present ? " && rm -f -- " + quoted(ledger) : std::string());
+  return {Verdict::Temporary,
+          fmt::format("TEMP {}: {} but not renamed ({}): its commit to {} failed or was interrupted; {}", path, how,
+                      summary, final_path,
+                      exists(final_path)
+                          ? fmt::format("{} exists: compare the two before keeping one", final_path)
+                          : fmt::format("when no job writes {}, recover it with: {}", final_path, mv))};
+}
+
+}  // namespace
+
+FileReport check_file(const std::string& path) {
+  if (ends_with(path, kTemporarySuffix)) return check_temporary(path);
+  if (ends_with(path, kLedgerSuffix)) return check_ledger(path);
+  std::string summary;
+  return inspect_netcdf(path, summary);
 }
 
 }  // namespace nwpio::check

@@ -5,7 +5,9 @@
 
 namespace nwpio::check {
 
-enum class Verdict { Ok, Temporary, Bad };
+// Stale: a leftover of a commit that happened (a completion ledger without its temporary
+// file): no data, safe to remove, and no reason to distrust the output.
+enum class Verdict { Ok, Temporary, Stale, Bad };
 
 struct FileReport {
   Verdict verdict = Verdict::Bad;
@@ -20,7 +22,9 @@ inline constexpr const char* kTemporarySuffix = ".nwpio-tmp";
 inline constexpr const char* kLedgerSuffix = ".nwpio-done";
 inline constexpr const char* kPrivateDirPrefix = ".nwpio-tmp-";
 
-// One file's verdict. A name ending in kTemporarySuffix or kLedgerSuffix is TEMP (never opened).
+// One file's verdict. A name ending in kTemporarySuffix is TEMP: not complete, or complete but
+// not renamed (the line then gives the `mv` that recovers it). A name ending in kLedgerSuffix is
+// never opened as netCDF: TEMP beside its temporary file, STALE without one.
 FileReport check_file(const std::string& path);
 
 // The final name a temporary file or ledger would have become (its folder's parent when it is in

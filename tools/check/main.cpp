@@ -25,12 +25,15 @@ int main(int argc, char** argv) {
       "  TEMP  a file that is not complete: DIR/.nwpio-tmp-<uid>/NAME.nwpio-tmp (the private folder of the\n"
       "        job's user), or its completion ledger NAME.nwpio-done there: a write still in progress, or\n"
       "        one that never finished (crash, kill, error), which never completes by itself. The line\n"
-      "        names the file it would become (DIR/NAME); safe to delete when no job writes to DIR\n"
+      "        names the file it would become (DIR/NAME); safe to delete when no job writes to DIR. A\n"
+      "        temporary file that is complete but was never renamed (its commit failed: a folder made\n"
+      "        read-only, a quota; or the job ended just before it) says so and gives the `mv` to run\n"
+      "  STALE a completion ledger left beside nothing (its file was committed): safe to remove\n"
       "  BAD   anything else, with what is wrong (not netCDF, not WRF history, a frame without a date, ...)\n"
       "A FOLDER (an output directory) stands for every netCDF file in it (other files are left out) and\n"
       "everything in its private folders; a FILE's line is followed by the TEMP lines of its own name.\n"
-      "Exit code: 0 every file is OK; 1 at least one file is TEMP or BAD; 2 usage error (no file given,\n"
-      "unknown option). docs/RELIABILITY.md lists what leaves which.");
+      "Exit code: 0 every file is OK (STALE lines do not count); 1 at least one file is TEMP or BAD;\n"
+      "2 usage error (no file given, unknown option). docs/RELIABILITY.md lists what leaves which.");
   std::vector<std::string> files;
   app.add_option("files", files, "netCDF files, output folders, or *.nwpio-tmp leftovers to check");
   nwpio::check::PlanArgs plan;
@@ -82,7 +85,8 @@ int main(int argc, char** argv) {
   for (const auto& f : files) {
     for (const auto& report : nwpio::check::check_argument(f)) {
       std::cout << report.line << '\n';
-      if (report.verdict != nwpio::check::Verdict::Ok) status = 1;
+      const auto v = report.verdict;
+      if (v != nwpio::check::Verdict::Ok && v != nwpio::check::Verdict::Stale) status = 1;
     }
   }
   MPI_Finalize();

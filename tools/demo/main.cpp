@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/memory_check.hpp"
 #include "demo_config.hpp"
 #include "memory_report.hpp"
 #include "nwpio/decomposition.hpp"
@@ -197,6 +198,11 @@ int run(int argc, char** argv) {
       if (servers) servers->stop();
       return 0;
     }
+    // The model's arrays come after the stream here (a real model has them before it opens its
+    // history): a grid too large for the job's memory is refused with the numbers, not killed.
+    nwpio::detail::check_memory_fits(comm, synthetic::SyntheticModel::bytes_for(decomposition, writer.schema()),
+                                     "nwpio-demo's model arrays (every field of the grid with its halo)",
+                                     "Give the job more memory per node, more nodes, or a smaller grid");
     std::optional<synthetic::SyntheticModel> model;
     checkpoint(comm, [&] { model.emplace(decomposition, writer.schema()); });
     if (rank == 0) {

@@ -86,6 +86,8 @@ class SyntheticModel {
   const Schema& schema() const noexcept { return schema_; }
   const std::vector<Field>& fields() const noexcept { return fields_; }
   std::int64_t memory_bytes() const noexcept;  // all arrays of this rank, halos included
+  // What memory_bytes() would be for a model of `schema` on `decomposition`, nothing allocated.
+  static std::int64_t bytes_for(const Decomposition& decomposition, const Schema& schema);
 
  private:
   Schema schema_;

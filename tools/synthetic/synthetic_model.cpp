@@ -33,7 +33,8 @@ KRange k_range(const VarSpec& spec, const Schema& schema, const Decomposition& d
   return {memory.lo[2], memory.hi[2], field.lo[2], field.hi[2]};
 }
 
-Field make_field(const VarSpec& spec, int varid, const Schema& schema, const Decomposition& d) {
+// A field's boxes, strides and element count, nothing allocated.
+Field field_shape(const VarSpec& spec, int varid, const Schema& schema, const Decomposition& d) {
   Field f;
   f.spec = &spec;
   f.varid = varid;
@@ -71,6 +72,11 @@ Field make_field(const VarSpec& spec, int varid, const Schema& schema, const Dec
     case MemoryOrder::Scalar: f.stride = {1, ni, ni * nj}; break;
   }
   f.elements = ni * nj * nk;
+  return f;
+}
+
+Field make_field(const VarSpec& spec, int varid, const Schema& schema, const Decomposition& d) {
+  Field f = field_shape(spec, varid, schema, d);
   const std::size_t bytes = static_cast<std::size_t>(f.elements) * size_of(spec.type);
   f.storage.resize((bytes + sizeof(double) - 1) / sizeof(double));
   return f;
@@ -158,6 +164,15 @@ void SyntheticModel::fill(std::int64_t frame, std::string_view date) {
 
 void SyntheticModel::put_all(Writer& writer) const {
   for (const Field& f : fields_) writer.put(f.spec->name, f.data(), f.spec->type);
+}
+
+std::int64_t SyntheticModel::bytes_for(const Decomposition& decomposition, const Schema& schema) {
+  std::int64_t total = 0;
+  const auto& vars = schema.variables();
+  for (std::size_t s = 0; s < vars.size(); ++s) {
+    total += field_shape(vars[s], variable_id(s), schema, decomposition).elements * static_cast<std::int64_t>(size_of(vars[s].type));
+  }
+  return total;
 }
 
 std::int64_t SyntheticModel::memory_bytes() const noexcept {

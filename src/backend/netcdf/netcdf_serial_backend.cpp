@@ -4,6 +4,7 @@
 #include <netcdf.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "backend/netcdf/cdf2_limits.hpp"
+#include "backend/netcdf/descriptor_diversion.hpp"
 #include "backend/netcdf/netcdf_call.hpp"
 #include "backend/netcdf_types.hpp"
 #include "backend/row_hyperslabs.hpp"
@@ -48,10 +50,7 @@ class NetcdfSerialBackend final : public Backend {
     mpi_check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   }
 
-  ~NetcdfSerialBackend() override {
-    // close() was not reached (an exception unwound the Writer): release the handle quietly.
-    if (ncid_ >= 0) nc_close(ncid_);
-  }
+  ~NetcdfSerialBackend() override { abandon(); }
 
   void create(const std::string& path, const FileLayout& layout, const FileHints& /*MPI-IO hints do not apply*/) override {
     layout_ = layout;  // every rank: placement() is answered everywhere
@@ -81,7 +80,12 @@ class NetcdfSerialBackend final : public Backend {
   // netCDF-C's close is local to rank 0, so unlike a parallel backend this one can still close
   // the file here (flushing what was written, under its temporary name) instead of leaking it.
   void abandon() noexcept override {
-    if (ncid_ >= 0) nc_close(ncid_);
+    if (ncid_ >= 0) {
+      try {
+        close_or_release(ncid_);
+      } catch (...) {  // quietly: the failure that led here is the one reported
+      }
+    }
     ncid_ = -1;
     vars_.clear();
   }
@@ -93,7 +97,7 @@ class NetcdfSerialBackend final : public Backend {
       const int id = ncid_;
       ncid_ = -1;
       vars_.clear();
-      netcdf_check(nc_close(id), "nc_close", path_);
+      close_or_release(id);
       if (durable) sync_path(path_, O_RDONLY | O_NOFOLLOW);
     });
   }
@@ -231,7 +235,9 @@ class NetcdfSerialBackend final : public Backend {
       st.cache_record = rec;
       st.written = 0;
     }
-    netcdf_check(nc_put_vara(ncid_, st.varid, start.data(), count.data(), r.data), "nc_put_vara(" + st.name + ")", path_);
+    errno = 0;
+    const int rc = nc_put_vara(ncid_, st.varid, start.data(), count.data(), r.data);
+    netcdf_check(rc, "nc_put_vara(" + st.name + ")", path_, errno);
     if (piece) {
       st.written += elements;
       if (st.written >= st.record_elements) {
@@ -246,6 +252,20 @@ class NetcdfSerialBackend final : public Backend {
     for (const SlabPiece& p : slab.pieces) {
       for (const WriteRequest& r : piece_requests(layout_, slab, p)) put(r);
     }
+  }
+
+  // A failed nc_close leaves a netCDF-4 file open in netCDF-C and HDF5, half closed (HDF5 could
+  // not flush it); left so, HDF5 crashes when the process ends (descriptor_diversion.hpp). Its
+  // descriptors are diverted and it is closed again, which then succeeds; the file on disk keeps
+  // its temporary name and is never committed. The error names the system's reason, which
+  // netCDF-C reduces to "HDF error": the errno the failed write left.
+  void close_or_release(int id) {
+    errno = 0;
+    const int rc = nc_close(id);
+    if (rc == NC_NOERR) return;
+    const int err = errno;
+    if (format_ == FileFormat::Netcdf4 && divert_descriptors_to_memory(path_) > 0) nc_close(id);
+    netcdf_check(rc, "nc_close", path_, err);
   }
 
   void set_cache(const VarState& st, std::size_t bytes, std::size_t slots) {
