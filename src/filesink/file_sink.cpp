@@ -128,7 +128,7 @@ void FileSink::run_rounds(const FrameEnd& frame, FrameStats& stats) {
         backend_->write(round_.requests(), round_.slab);
       }
     } catch (const Error& e) {
-      if (!local) local = Error(e.kind(), file_.commit.readable(e.what()));
+      if (!local) local = Error(e.kind(), file_.commit.readable(e.what()), e.agreed());
     }
     wait += MPI_Wtime() - tw;
   }

@@ -214,7 +214,7 @@ void FileSink::complete_file(std::size_t stats_index, FrameStats& stats) {
       try {
         backend_->close(!behind && options_.fsync_before_rename);
       } catch (const Error& e) {
-        throw Error(e.kind(), file_.commit.readable(e.what()));
+        throw Error(e.kind(), file_.commit.readable(e.what()), e.agreed());
       }
       fault(FaultPhase::Close);  // tests: one rank fails after the close
     });
