@@ -40,6 +40,9 @@ struct LayoutFacts {
   // PnetCDF keys left out), and how it was read; empty source: the backend cannot ask.
   std::map<std::string, std::string> mpiio_info;
   std::string mpiio_info_source;
+  // What PnetCDF 1.14 and later chose by themselves (nc_driver, nc_num_aggrs_per_node,
+  // nc_ina_node_list, file_striping), from the same query; empty for a PnetCDF that does not say.
+  std::map<std::string, std::string> pnetcdf_choices;
 };
 
 }  // namespace nwpio::detail
