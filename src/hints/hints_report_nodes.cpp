@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "hints/hints_report_pnetcdf.hpp"
+
 namespace nwpio::detail::hints {
 
 namespace {
@@ -18,6 +20,9 @@ constexpr std::array<const char*, 6> kAggregatorKeys = {"cb_nodes",         "cb_
 std::string what_was_read(const LayoutFacts& layout, const MpiIo& io, bool listed) {
   if (layout.mpiio_info_source.empty()) {
     return "not read back: this io_form's library does not hand out its MPI-IO file handle";
+  }
+  if (gio_opened(layout)) {
+    return "GIO's own values: PnetCDF's GIO driver opened the file, not " + io.layer_name();
   }
   if (io.vendor == "Open MPI" && io.layer == IoLayer::Ompio) {
     return "not reported by OMPIO: Open MPI's MPI_File_get_info echoes the keys passed, and OMPIO picks its "
