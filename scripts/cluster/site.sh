@@ -116,40 +116,39 @@ nwpio_site_pnetcdf() {
 
 # Lmod modulefiles as a site writes them: PATH, the library directory, the CMake and pkg-config
 # search paths, and the <PKG>_ROOT / PNETCDF / NETCDF variables WRF's configure reads.
+# nwpio_site_module FILE WHATIS ROOT [PREREQ]: the common head (whatis, prereq, root, PATH); the
+# module's own lines follow from stdin.
+nwpio_site_module() {
+  mkdir -p "$(dirname "$1")"
+  {
+    echo "whatis(\"$2\")"
+    [[ -z ${4:-} ]] || echo "prereq(\"$4\")"
+    echo "local root = \"$3\""
+    echo 'prepend_path("PATH", pathJoin(root, "bin"))'
+    cat
+  } >"$1"
+}
+
 nwpio_site_modulefiles() {
-  local site=$1 m=$1/modulefiles
-  mkdir -p "$m/openmpi" "$m/netcdf-c" "$m/pnetcdf"
-  cat >"$m/openmpi/4.1.4.lua" <<EOF
-whatis("Open MPI 4.1.4 (the site's MPI)")
-local root = "$site/openmpi/4.1.4"
-prepend_path("PATH", pathJoin(root, "bin"))
+  local site=$1 m=$1/modulefiles v=$NWPIO_SITE_PNETCDF_VERSION
+  nwpio_site_module "$m/openmpi/4.1.4.lua" "Open MPI 4.1.4 (the site's MPI)" "$site/openmpi/4.1.4" <<'EOF'
 setenv("MPI_HOME", root)
 family("mpi")
 EOF
-  cat >"$m/netcdf-c/4.9.0.lua" <<EOF
-whatis("netCDF-C 4.9.0 (serial)")
-local root = "$site/netcdf-c/4.9.0"
-prepend_path("PATH", pathJoin(root, "bin"))
+  nwpio_site_module "$m/netcdf-c/4.9.0.lua" "netCDF-C 4.9.0 (serial)" "$site/netcdf-c/4.9.0" <<'EOF'
 prepend_path("PKG_CONFIG_PATH", pathJoin(root, "lib/pkgconfig"))
 prepend_path("CMAKE_PREFIX_PATH", root)
 setenv("NETCDF_ROOT", root)
 EOF
-  rm -f "$m/pnetcdf/"*.lua  # one PnetCDF on the site: the one built above
-  mkdir -p "$m/netcdf-c-mpi"
-  cat >"$m/netcdf-c-mpi/4.9.0.lua" <<EOF
-whatis("netCDF-C 4.9.0, MPI build (parallel HDF5, Open MPI 4.1.4)")
-prereq("openmpi")
-local root = "$site/netcdf-c-mpi/4.9.0"
-prepend_path("PATH", pathJoin(root, "bin"))
+  # (no CMAKE_PREFIX_PATH: an autotools install has no CMake package; nc-config is on PATH)
+  nwpio_site_module "$m/netcdf-c-mpi/4.9.0.lua" "netCDF-C 4.9.0, MPI build (parallel HDF5, Open MPI 4.1.4)" \
+    "$site/netcdf-c-mpi/4.9.0" openmpi <<'EOF'
 prepend_path("LD_LIBRARY_PATH", pathJoin(root, "lib"))
 prepend_path("PKG_CONFIG_PATH", pathJoin(root, "lib/pkgconfig"))
 setenv("NETCDF_ROOT", root)
 EOF
-  cat >"$m/pnetcdf/$NWPIO_SITE_PNETCDF_VERSION.lua" <<EOF
-whatis("PnetCDF $NWPIO_SITE_PNETCDF_VERSION for Open MPI 4.1.4 (static, GIO driver)")
-prereq("openmpi")
-local root = "$site/pnetcdf/$NWPIO_SITE_PNETCDF_VERSION"
-prepend_path("PATH", pathJoin(root, "bin"))
+  rm -f "$m/pnetcdf/"*.lua  # one PnetCDF on the site: the one built above
+  nwpio_site_module "$m/pnetcdf/$v.lua" "PnetCDF $v for Open MPI 4.1.4 (static, GIO driver)" "$site/pnetcdf/$v" openmpi <<'EOF'
 prepend_path("PKG_CONFIG_PATH", pathJoin(root, "lib/pkgconfig"))
 prepend_path("CMAKE_PREFIX_PATH", root)
 setenv("PNETCDF", root)
