@@ -52,19 +52,28 @@ nwpio_site_netcdf() {
 # this prefix's paths and its parallel build's answers.
 nwpio_site_netcdf_mpi() {
   local p=$1/netcdf-c-mpi/4.9.0 lib=/usr/lib/x86_64-linux-gnu deb=/usr/lib/x86_64-linux-gnu/netcdf/mpi
-  rm -rf "$p"
-  mkdir -p "$p/include" "$p/lib/pkgconfig" "$p/bin"
-  cp "$deb"/include/*.h "$p/include/"
-  cp "$(readlink -f "$lib/libnetcdf_mpi.so.19")" "$p/lib/libnetcdf.so.19"
-  ln -s libnetcdf.so.19 "$p/lib/libnetcdf.so"
-  ln -s libnetcdf.so.19 "$p/lib/libnetcdf_mpi.so.19"
+  local so stamp t
+  so=$(readlink -f "$lib/libnetcdf_mpi.so.19")
+  stamp="copy of $(sha256sum "$so" | cut -c1-64) $so"
+  # Made once and renamed into place: a build using the prefix never sees it half made.
+  [[ -f $p/.nwpio-stamp && $(cat "$p/.nwpio-stamp") == "$stamp" ]] && return 0
+  t=$(mktemp -d "$1/netcdf-c-mpi-build.XXXXXX")
+  mkdir -p "$t/include" "$t/lib/pkgconfig" "$t/bin"
+  cp "$deb"/include/*.h "$t/include/"
+  cp "$so" "$t/lib/libnetcdf.so.19"
+  ln -s libnetcdf.so.19 "$t/lib/libnetcdf.so"
+  ln -s libnetcdf.so.19 "$t/lib/libnetcdf_mpi.so.19"
   sed -e "s|^prefix=.*|prefix=$p|" -e "s|^libdir=.*|libdir=\${prefix}/lib|" -e "s|^includedir=.*|includedir=\${prefix}/include|" \
-    -e 's|-lnetcdf_mpi|-lnetcdf|' "$lib/pkgconfig/netcdf-mpi.pc" >"$p/lib/pkgconfig/netcdf.pc"
+    -e 's|-lnetcdf_mpi|-lnetcdf|' "$lib/pkgconfig/netcdf-mpi.pc" >"$t/lib/pkgconfig/netcdf.pc"
   sed -e "s|^prefix=.*|prefix=\"$p\"|" -e "s|^exec_prefix=.*|exec_prefix=\"$p\"|" -e "s|^libdir=.*|libdir=\"$p/lib\"|" \
     -e "s|^includedir=.*|includedir=\"$p/include\"|" -e 's|^cc=.*|cc="mpicc"|' -e "s|^cflags=.*|cflags=\"-I$p/include\"|" \
     -e "s|^libs=.*|libs=\"-L$p/lib -lnetcdf\"|" -e 's|^has_parallel4=.*|has_parallel4="ON"|' \
-    -e 's|^has_parallel=.*|has_parallel="ON"|' /usr/bin/nc-config >"$p/bin/nc-config"
-  chmod 755 "$p/bin/nc-config"
+    -e 's|^has_parallel=.*|has_parallel="ON"|' /usr/bin/nc-config >"$t/bin/nc-config"
+  chmod 755 "$t/bin/nc-config"
+  echo "$stamp" >"$t/.nwpio-stamp"
+  rm -rf "$p"
+  mkdir -p "$(dirname "$p")"
+  mv "$t" "$p"
 }
 
 # PnetCDF 1.15.0 (with its GIO driver) built with the site's Open MPI, once per machine, as its
