@@ -69,11 +69,13 @@ cmake --install build/nwpio >install.log 2>&1 || { cat install.log; die install 
 # libnwpio holds PnetCDF itself: no libpnetcdf to load, and none of its symbols exported (a
 # WRF linking another PnetCDF cannot mix the two).
 pnetcdf_lib=$(ldd "$PREFIX/lib/libnwpio.so" | awk '$1 ~ /^libpnetcdf/ { print $3 }')
-exported=$(nm -D --defined-only "$PREFIX/lib/libnwpio.so" | grep -c ' ncmpi_' || true)
-if [[ -z $pnetcdf_lib && $exported == 0 ]] && nm -D --undefined-only "$PREFIX/lib/libnwpio.so" | grep -q ' MPI_File_open'; then
+dynamic=$(nm -D "$PREFIX/lib/libnwpio.so")
+exported=$(grep -c ' [TDB] ncmpi_' <<<"$dynamic" || true)
+needed=$(grep -c ' U ncmpi_' <<<"$dynamic" || true)
+if [[ -z $pnetcdf_lib && $exported == 0 && $needed == 0 ]]; then
   report PASS install "nwpio in $PREFIX, PnetCDF $pnetcdf_version linked into libnwpio, its symbols private"
 else
-  report FAIL install "libnwpio loads PnetCDF '$pnetcdf_lib' or exports $exported ncmpi_* symbols"
+  report FAIL install "libnwpio loads PnetCDF '$pnetcdf_lib', exports $exported and needs $needed ncmpi_* symbols"
 fi
 
 step "module load nwpio"
