@@ -80,6 +80,11 @@ function(nwpio_check_pnetcdf_mpi)
     endif()
   endforeach()
   list(JOIN needed ", " needed_text)
+  if(NWPIO_PNETCDF_STATIC)
+    # An archive names no MPI library: it takes the one it is linked with here.
+    message(STATUS "nwpio: PnetCDF ${PNETCDF_VERSION}: ${lib} (static, linked into libnwpio; found by ${NWPIO_PNETCDF_FROM})")
+    return()
+  endif()
   message(STATUS "nwpio: PnetCDF ${PNETCDF_VERSION}: ${lib} (built for MPI library ${needed_text})")
   if(needed AND NOT match)
     message(FATAL_ERROR "PnetCDF ${lib} is built for another MPI (it needs ${needed_text}; this build uses "
@@ -90,16 +95,16 @@ endfunction()
 
 set(NWPIO_HAVE_PNETCDF OFF)
 if(NWPIO_WITH_PNETCDF)
-  pkg_check_modules(PNETCDF QUIET IMPORTED_TARGET pnetcdf)   # its lib/pkgconfig/pnetcdf.pc
+  include(NwpioPnetcdf)   # nwpio::pnetcdf: its pnetcdf.pc, or its files where pkg-config refuses it
   if(PNETCDF_FOUND AND MPI_FOUND)
     set(NWPIO_HAVE_PNETCDF ON)
     nwpio_check_pnetcdf_mpi()
   elseif(NOT PNETCDF_FOUND)
-    nwpio_missing(NAME "PnetCDF 1.12 or later (its pnetcdf.pc), built for the MPI of this build"
+    nwpio_missing(NAME "PnetCDF 1.12 or later (its pnetcdf.pc, or pnetcdf.h and libpnetcdf), built for the MPI of this build"
       FOR "io_form 11 and the WRF package (NWPIO_WITH_PNETCDF)"
       DEBIAN "libpnetcdf-dev (built for Open MPI, for MPICH: scripts/build-pnetcdf-mpich.sh)"
       SPACK "parallel-netcdf"
-      HINT "Put its prefix in CMAKE_PREFIX_PATH (the module's PNETCDF or PNETCDF_DIR), or -DNWPIO_WITH_PNETCDF=OFF: io_form 2 and 13 only, no WRF package.")
+      HINT "Put its prefix in CMAKE_PREFIX_PATH or PNETCDF_ROOT (the module's PNETCDF or PNETCDF_DIR), or -DNWPIO_WITH_PNETCDF=OFF: io_form 2 and 13 only, no WRF package.")
   endif()
 endif()
 

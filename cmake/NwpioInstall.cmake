@@ -13,16 +13,18 @@ include(CMakePackageConfigHelpers)
 set(NWPIO_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nwpio)
 set(NWPIO_FMOD_DIR ${CMAKE_INSTALL_INCLUDEDIR}/nwpio/fortran)
 
-# Installed libraries find each other through their own directory, and a PnetCDF outside the
-# system's library directories (e.g. scripts/build-pnetcdf-mpich.sh's prefix) through its own.
+# Installed libraries find each other through their own directory, and a PnetCDF or netCDF-C
+# outside the system's library directories (e.g. scripts/build-pnetcdf-mpich.sh's prefix) through its own.
 set(NWPIO_EXTERNAL_RPATH)
+set(_nwpio_external_dirs ${NWPIO_NETCDF_LIBDIR})  # a site's parallel netCDF-C (NwpioNetcdf.cmake)
 if(NWPIO_HAVE_PNETCDF)
-  foreach(dir IN LISTS PNETCDF_LIBRARY_DIRS)
-    if(NOT dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
-      list(APPEND NWPIO_EXTERNAL_RPATH ${dir})
-    endif()
-  endforeach()
+  list(APPEND _nwpio_external_dirs ${PNETCDF_LIBRARY_DIRS})
 endif()
+foreach(dir IN LISTS _nwpio_external_dirs)
+  if(NOT dir IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+    list(APPEND NWPIO_EXTERNAL_RPATH ${dir})
+  endif()
+endforeach()
 set_target_properties(nwpio PROPERTIES INSTALL_RPATH "$ORIGIN;${NWPIO_EXTERNAL_RPATH}")
 install(TARGETS nwpio EXPORT nwpioTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT nwpio
@@ -98,15 +100,18 @@ foreach(lib IN LISTS MPI_CXX_LIBRARIES MPI_C_LIBRARIES)
     string(APPEND NWPIO_PC_MPI_LIBS " -L${libdir} -l${libname}")
   endif()
 endforeach()
-# The netCDF-C this build chose (NWPIO_NETCDF): the MPI build is pkg-config netcdf-mpi, -lnetcdf_mpi.
-if(NWPIO_NETCDF_FLAVOR STREQUAL "mpi")
-  set(NWPIO_PC_REQUIRES_PRIVATE "netcdf-mpi")
+# The netCDF-C this build chose (NWPIO_NETCDF): Debian's MPI build is pkg-config netcdf-mpi,
+# -lnetcdf_mpi; any other is netcdf, -lnetcdf (a site's from its own directory).
+set(NWPIO_PC_REQUIRES_PRIVATE "${NWPIO_NETCDF_PC}")
+if(NWPIO_NETCDF_PC STREQUAL "netcdf-mpi")
   set(NWPIO_PCF_LIBS_PRIVATE "-lnetcdf_mpi")
+elseif(NWPIO_NETCDF_LIBDIR)
+  set(NWPIO_PCF_LIBS_PRIVATE "-L${NWPIO_NETCDF_LIBDIR} -lnetcdf")
 else()
-  set(NWPIO_PC_REQUIRES_PRIVATE "netcdf")
   set(NWPIO_PCF_LIBS_PRIVATE "-lnetcdf")
 endif()
-if(NWPIO_HAVE_PNETCDF)
+# (a static PnetCDF is inside libnwpio.so: nothing to require)
+if(NWPIO_HAVE_PNETCDF AND NOT NWPIO_PNETCDF_STATIC)
   string(APPEND NWPIO_PC_REQUIRES_PRIVATE " pnetcdf")
   string(APPEND NWPIO_PCF_LIBS_PRIVATE " -lpnetcdf")
 endif()

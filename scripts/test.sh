@@ -31,9 +31,11 @@
 #            cluster's self-test (ctest -L cluster), and the real WRF model writing through
 #            nwpio across 2 nodes (scripts/wrf-check.sh; WRF is built once per machine into
 #            /var/cache/nwpio, so only the first run on a machine pays for it)
-#   stage 7: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules,
-#            nwpio from a clean clone installed in $HOME, module load nwpio, mini_wrf under sbatch,
-#            the real WRF linked with nwpio-wrf and unlinked
+#   stage 7: a cluster played by an unprivileged user (scripts/cluster-check.sh): site modules
+#            (PnetCDF 1.15.0 as upstream installs it, a Spack-style MPI netCDF-C), the io_form 11
+#            and 13 MPI tests once against them (as root, build-site/), nwpio from a clean clone
+#            installed in $HOME, module load nwpio, mini_wrf under sbatch, the real WRF linked
+#            with nwpio-wrf and unlinked
 # NWPIO_CTEST_JOBS (default 2) runs that many tests at once; NWPIO_FUZZ_SECONDS (default 20) is
 # each fuzz run's length.
 set -euo pipefail

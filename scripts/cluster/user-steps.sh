@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The cluster stage's user side (scripts/cluster-check.sh runs it as an unprivileged user in a
 # login shell): what a WRF team does on a cluster, following docs/INSTALL.md and docs/WRF.md.
-#   1. clone nwpio, `module load` the site's MPI, netCDF-C and PnetCDF, configure (tests off),
-#      build, install into $HOME, and check that the libraries take the site's PnetCDF;
+#   1. clone nwpio, `module load` the site's MPI, netCDF-C and PnetCDF (1.15: a static library
+#      whose pnetcdf.pc pkg-config refuses), configure (tests off), build, install into $HOME,
+#      and check that libnwpio holds the site's PnetCDF;
 #   2. `module load nwpio` from the install, build examples/mini_wrf with its Makefile through
-#      pkg-config and run it with sbatch on the local Slurm; check its files;
+#      pkg-config and run it with sbatch on the local Slurm; check its files and that the hint
+#      report names what PnetCDF chose;
 #   3. link a copy of the real WRF with `nwpio-wrf link`, run it (io_form 2 and 11 through
 #      nwpio, compared value by value), `nwpio-wrf unlink`, run it again with WRF's own package.
 # One "PASS <check>: ..." or "FAIL <check>: ..." line per check; exit 1 on any failure.
@@ -51,7 +53,11 @@ cmake -S src/nwpio -B build/nwpio -DCMAKE_BUILD_TYPE=Release -DNWPIO_BUILD_TESTS
   -DNWPIO_NETCDF=serial -DCMAKE_INSTALL_PREFIX="$PREFIX" "${launcher[@]}" >configure.log 2>&1 ||
   { cat configure.log; die configure "cmake failed"; }
 sed -n 's/^-- nwpio:   //p' configure.log
-if grep -q "PnetCDF *1.12.3: $NWPIO_SITE/pnetcdf/1.12.3/lib" configure.log &&
+# The site's PnetCDF 1.15 is a static libpnetcdf.a whose pnetcdf.pc pkg-config refuses (it
+# requires a gio.pc PnetCDF does not install): found by its files, with nothing edited.
+pnetcdf_version=$(module -t list 2>&1 | sed -n 's|^pnetcdf/||p')
+pnetcdf_root=$NWPIO_SITE/pnetcdf/$pnetcdf_version
+if grep -q "PnetCDF *$pnetcdf_version: $pnetcdf_root/lib/libpnetcdf.a" configure.log &&
   grep -q "netCDF-C *serial build .*from $NWPIO_SITE/netcdf-c/4.9.0" configure.log; then
   report PASS configure "the summary names the site's PnetCDF and netCDF-C prefixes"
 else
@@ -60,11 +66,16 @@ fi
 cmake --build build/nwpio -j "$JOBS" >build.log 2>&1 || { tail -30 build.log; die build "cmake --build failed"; }
 grep -i "warning:" build.log | head -5 || true
 cmake --install build/nwpio >install.log 2>&1 || { cat install.log; die install "cmake --install failed"; }
+# libnwpio holds PnetCDF itself: no libpnetcdf to load, and none of its symbols exported (a
+# WRF linking another PnetCDF cannot mix the two).
 pnetcdf_lib=$(ldd "$PREFIX/lib/libnwpio.so" | awk '$1 ~ /^libpnetcdf/ { print $3 }')
-if [[ $pnetcdf_lib == "$NWPIO_SITE/pnetcdf/1.12.3/lib/"* ]]; then
-  report PASS install "nwpio in $PREFIX, libnwpio takes $pnetcdf_lib"
+dynamic=$(nm -D "$PREFIX/lib/libnwpio.so")
+exported=$(grep -c ' [TDB] ncmpi_' <<<"$dynamic" || true)
+needed=$(grep -c ' U ncmpi_' <<<"$dynamic" || true)
+if [[ -z $pnetcdf_lib && $exported == 0 && $needed == 0 ]]; then
+  report PASS install "nwpio in $PREFIX, PnetCDF $pnetcdf_version linked into libnwpio, its symbols private"
 else
-  report FAIL install "libnwpio takes PnetCDF from '$pnetcdf_lib', not the site's prefix"
+  report FAIL install "libnwpio loads PnetCDF '$pnetcdf_lib', exports $exported and needs $needed ncmpi_* symbols"
 fi
 
 step "module load nwpio"
@@ -85,13 +96,20 @@ mkdir -p runs
 out=$HOME/runs/mini_wrf
 set +e
 job=$(cd runs && MODEL_EXE=$HOME/mini_wrf/mini_wrf NAMELIST=$HOME/mini_wrf/namelist.input OUTPUT_DIR=$out \
-  LAUNCHER="srun --mpi=pmix" MPIIO=ompio sbatch --parsable --wait -n 4 -t 10 "$NWPIO_ROOT/share/nwpio/slurm/run_mini_wrf.sbatch")
+  LAUNCHER="srun --mpi=pmix" MPIIO=ompio NWPIO_HINT_REPORT=full sbatch --parsable --wait -n 4 -t 10 "$NWPIO_ROOT/share/nwpio/slurm/run_mini_wrf.sbatch")
 rc=$?
 set -e
 job=${job##*;}
 files=("$out"/wrfout_d01_*)
 if ((rc == 0)) && [[ -f ${files[0]} ]] && nwpio-check "${files[@]}" >runs/mini_wrf.check; then
   report PASS mini_wrf "job $job COMPLETED, ${#files[@]} file(s) nwpio-check OK, $(grep -c 'Timing for Writing' "runs/log.$job") frames"
+  # The hint report says what PnetCDF 1.15 chose itself (its GIO driver, intra-node aggregation).
+  chose=$(grep -m1 -o 'PnetCDF chose:.*' "runs/log.$job" || true)
+  if [[ $chose == *nc_driver=gio* && $chose == *nc_num_aggrs_per_node=* ]]; then
+    report PASS hint-report "$chose"
+  else
+    report FAIL hint-report "no 'PnetCDF chose: ... nc_driver=gio' line in runs/log.$job (NWPIO_HINT_REPORT=full)"
+  fi
 else
   tail -20 "runs/log.$job" 2>/dev/null || true
   report FAIL mini_wrf "job ${job:-?} exit $rc, files: ${files[*]}"

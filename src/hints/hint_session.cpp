@@ -9,6 +9,7 @@
 
 #include "hints/hints_merge.hpp"
 #include "hints/hints_translate.hpp"
+#include "hints/pnetcdf_choices.hpp"
 #include "hints/hints_report.hpp"
 #include "mpiio/mpi_info.hpp"
 #include "mpiio/ompio_guard.hpp"
@@ -110,6 +111,7 @@ HintSession HintSession::for_file(const HintPlan& plan, MPI_Comm comm, IoForm io
     Impl& im = *s.impl_;
     im.resolved = plan.impl_->levels;
     derive(im.resolved, expected_file_bytes, contiguous_writers, static_cast<int>(im.nodes.nodes.size()));
+    if (io_form == IoForm::Pnetcdf) leave_to_pnetcdf(im.resolved, linked_pnetcdf());
     im.io = plan.impl_->io;
     im.entries = translate(im.resolved, im.io);
     if (!uses_mpiio) {

@@ -1,5 +1,6 @@
 #include "hints/hints_report.hpp"
 #include "hints/hints_report_nodes.hpp"
+#include "hints/hints_report_pnetcdf.hpp"
 
 #include <sys/xattr.h>
 
@@ -215,6 +216,7 @@ std::string report_json(const ReportFile& file, const Resolved& r, const MpiIo& 
                    {"variables", layout.var_offsets.size()}};
   }
   add_nodes_json(j, file.nodes, layout, io, file.mpi_io);
+  add_pnetcdf_json(j, layout);
   return j.dump();
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "hints/hints_report_pnetcdf.hpp"
+
 namespace nwpio::detail::hints {
 
 namespace {
@@ -20,8 +22,11 @@ std::string what_was_read(const LayoutFacts& layout, const MpiIo& io, bool liste
     return "not read back: this io_form's library does not hand out its MPI-IO file handle";
   }
   if (layout.mpiio_on_rank0_alone) {
-    return "none: the MPI-IO layer opened the file on rank 0 alone, for the header (PnetCDF over MPI_COMM_SELF); "
+    return "none: PnetCDF opened the file on rank 0 alone, for the header (over MPI_COMM_SELF); "
            "the writers write their own slabs with pwrite(2), so no collective write aggregates";
+  }
+  if (gio_opened(layout)) {
+    return "GIO's own values: PnetCDF's GIO driver opened the file, not " + io.layer_name();
   }
   if (io.vendor == "Open MPI" && io.layer == IoLayer::Ompio) {
     return "not reported by OMPIO: Open MPI's MPI_File_get_info echoes the keys passed, and OMPIO picks its "

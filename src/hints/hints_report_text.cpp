@@ -9,6 +9,7 @@
 
 #include "hints/hints_report.hpp"
 #include "hints/hints_report_nodes.hpp"
+#include "hints/hints_report_pnetcdf.hpp"
 #include "nwpio/version.hpp"
 
 namespace nwpio::detail::hints {
@@ -61,6 +62,7 @@ std::string report_text(const std::string& json_text) {
     out << line;
   }
   for (const auto& line : nodes_text(j)) out << "\n  " << line;
+  for (const auto& line : pnetcdf_text(j)) out << "\n  " << line;
   if (j.contains("write_behind")) {
     const bool on = j["write_behind"].value("on", true);
     out << "\n  write-behind: " << (on ? "on (each writer's slab goes out on its own)"

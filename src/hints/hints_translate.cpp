@@ -1,5 +1,6 @@
 #include "hints/hints_translate.hpp"
 
+#include "hints/pnetcdf_choices.hpp"
 #include "mpiio/ompio_guard.hpp"
 
 namespace nwpio::detail::hints {
@@ -54,7 +55,8 @@ std::vector<Entry> translate(const Resolved& r, const MpiIo& io) {
     };
     if (v == "default") {
       e.status = "default";
-      e.why = "nothing passed: the implementation's default holds";
+      e.why = s.rule.rfind(kLeftToPnetcdf, 0) == 0 ? "nothing passed: " + s.rule
+                                                   : "nothing passed: the implementation's default holds";
       if (name.rfind("header", 0) == 0 || name.find("align") != std::string::npos || name == "ibuf_size") {
         e.target = "PnetCDF";
       }

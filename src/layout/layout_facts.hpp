@@ -40,9 +40,12 @@ struct LayoutFacts {
   // PnetCDF keys left out), and how it was read; empty source: the backend cannot ask.
   std::map<std::string, std::string> mpiio_info;
   std::string mpiio_info_source;
-  // The MPI-IO layer opened the file on rank 0 alone (the header's library over MPI_COMM_SELF):
-  // no collective write, so no aggregator; the writers write their own slabs.
+  // The header's library opened the file on rank 0 alone (over MPI_COMM_SELF): no collective
+  // write, so no aggregator; the writers write their own slabs.
   bool mpiio_on_rank0_alone = false;
+  // What PnetCDF 1.14 and later chose by themselves (nc_driver, nc_num_aggrs_per_node,
+  // nc_ina_node_list, file_striping), from the same query; empty for a PnetCDF that does not say.
+  std::map<std::string, std::string> pnetcdf_choices;
 };
 
 }  // namespace nwpio::detail

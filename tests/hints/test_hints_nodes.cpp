@@ -141,9 +141,12 @@ TEST_P(HintNodes, ReportNamesEveryNodeItsRanksWritersAndAggregators) {
         EXPECT_EQ(value, j["info"][key]) << key;
       }
     }
-    EXPECT_NE(a["what"].get<std::string>().find(romio ? "echoes the keys, not the values ROMIO took" : "not reported by OMPIO"),
-              std::string::npos)
-        << a.dump();
+    // PnetCDF's GIO driver (1.14 and later) opens the file itself and reports its own values.
+    const bool gio = j.contains("pnetcdf") && j["pnetcdf"]["driver"] == "gio";
+    const char* what = gio     ? "GIO's own values"
+                       : romio ? "echoes the keys, not the values ROMIO took"
+                               : "not reported by OMPIO";
+    EXPECT_NE(a["what"].get<std::string>().find(what), std::string::npos) << a.dump();
     EXPECT_FALSE(jn["list"][0].contains("aggregators"));
   } else {
     ASSERT_TRUE(a["read_back"].contains("romio_aggregator_list")) << a.dump();

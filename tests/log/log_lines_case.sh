@@ -6,10 +6,11 @@
 # file and the write-behind line where write-behind applies (both io_form 11), 0 when off; per
 # frame exactly one WRF timing line naming that frame's own date; and nothing else but the demo's
 # own 4 lines (banner, output directory, what was written, the rate).
-#   log_lines_case.sh MPIEXEC DEMO WORKDIR IO_FORM
+# With PnetCDF 1.14 and later, one more line per io_form 11 file: what PnetCDF chose.
+#   log_lines_case.sh MPIEXEC DEMO WORKDIR IO_FORM [PNETCDF_CHOICE_LINES (0 or 1)]
 set -euo pipefail
 read -r -a preflags <<<"${NWPIO_MPIEXEC_PREFLAGS:-}"  # the build's MPIEXEC_PREFLAGS (ctest sets it)
-mpiexec=$1 demo=$2 work=$3 io_form=$4
+mpiexec=$1 demo=$2 work=$3 io_form=$4 pnetcdf_lines=${5:-0}
 rm -rf "$work" && mkdir -p "$work"
 run() {  # run LEVEL: prints the run's whole output (stdout and stderr)
   local level=$1 env=()
@@ -28,7 +29,8 @@ for level in default full off; do
     default) want_heads=2 want_rows=0 ;;
     full)
       want_heads=2 want_rows=32
-      [[ $io_form == 11 ]] && want_rows=36  # "aggregators (...)" and "write-behind: on ..." per file
+      # "aggregators (...)", "write-behind: on ..." and (PnetCDF >= 1.14) "PnetCDF chose: ..." per file
+      [[ $io_form == 11 ]] && want_rows=$((36 + 2 * pnetcdf_lines))
       ;;
     off) want_heads=0 want_rows=0 ;;
   esac

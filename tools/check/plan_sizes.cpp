@@ -7,8 +7,6 @@
 #include "nwpio/error.hpp"
 #include "nwpio/wrf_date.hpp"
 #ifdef NWPIO_HAVE_PNETCDF
-#include <pnetcdf.h>
-
 #include "backend/pnetcdf/pnetcdf_layout.hpp"
 #endif
 
@@ -31,21 +29,6 @@ std::int64_t frames_in_run(const DomainInputs& d) {
 std::string scratch_name(const std::string& dir, int domain) {
   return (fs::path(dir) / ("nwpio-plan-" + std::to_string(::getpid()) + "-d" + std::to_string(domain) + ".nc")).string();
 }
-
-#ifdef NWPIO_HAVE_PNETCDF
-// The layout facts of a closed classic file, read back through PnetCDF (the offsets are the
-// header's own: the same whichever library wrote it).
-detail::LayoutFacts facts_of_closed_file(const std::string& path, const detail::FileLayout& layout) {
-  int ncid = -1;
-  const int rc = ncmpi_open(MPI_COMM_SELF, path.c_str(), NC_NOWRITE, MPI_INFO_NULL, &ncid);
-  if (rc != NC_NOERR) {
-    throw Error(ErrorKind::Pnetcdf, "ncmpi_open(" + path + ") to read the header back: " + ncmpi_strerror(rc));
-  }
-  detail::LayoutFacts facts = detail::pnetcdf_layout_facts(ncid, layout);
-  ncmpi_close(ncid);
-  return facts;
-}
-#endif
 
 }  // namespace
 
@@ -91,7 +74,7 @@ void measure_file(StreamSizes& s, const DomainInputs& d, MPI_Info info, const st
   }
   const bool classic = s.layout.file.format != FileFormat::Netcdf4;
 #ifdef NWPIO_HAVE_PNETCDF
-  if (!facts.extent.known && classic) facts = facts_of_closed_file(path, s.layout.file);
+  if (!facts.extent.known && classic) facts = detail::pnetcdf_layout_facts_of_file(path, s.layout.file);
 #endif
   std::error_code ec;
   fs::remove(path, ec);

@@ -3,6 +3,7 @@
 #include <pnetcdf.h>
 
 #include <algorithm>
+#include <set>
 
 #include "backend/pnetcdf/pnetcdf_check.hpp"
 #include "mpiio/mpi_info.hpp"
@@ -72,20 +73,33 @@ LayoutFacts pnetcdf_layout_facts(int ncid, const FileLayout& layout) {
     if (layout.vars[v].record) facts.record_vars.insert(layout.vars[v].name);
   }
   facts.extent = classic_extent(layout, facts);
-  // The MPI-IO layer's keys of PnetCDF's file handle (MPI_File_get_info underneath); PnetCDF's
-  // own nc_* keys are left out (they are the alignment the facts above verify).
+  // The MPI-IO layer's keys of PnetCDF's file handle (MPI_File_get_info underneath, or the GIO
+  // driver's own info); PnetCDF's own nc_* keys are left out (they are the alignment the facts
+  // above verify), but for what PnetCDF 1.14 and later choose by themselves.
+  static const std::set<std::string> kChoices = {"nc_driver", "nc_num_aggrs_per_node", "nc_ina_node_list",
+                                                 "file_striping"};
   MPI_Info info = MPI_INFO_NULL;
   if (ncmpi_inq_file_info(ncid, &info) == NC_NOERR && info != MPI_INFO_NULL) {
     try {
       for (auto& [key, value] : info_keys(info)) {
-        if (key.rfind("nc_", 0) != 0) facts.mpiio_info[key] = std::move(value);
+        if (kChoices.count(key)) facts.pnetcdf_choices[key] = value;
+        if (key.rfind("nc_", 0) != 0 && key != "file_striping") facts.mpiio_info[key] = std::move(value);
       }
     } catch (const nwpio::Error&) {
       facts.mpiio_info.clear();  // a report without the read-back, not a failed file
+      facts.pnetcdf_choices.clear();
     }
     MPI_Info_free(&info);
     facts.mpiio_info_source = "ncmpi_inq_file_info (MPI_File_get_info of PnetCDF's handle)";
   }
+  return facts;
+}
+
+LayoutFacts pnetcdf_layout_facts_of_file(const std::string& path, const FileLayout& layout) {
+  int ncid = -1;
+  pnetcdf_check(ncmpi_open(MPI_COMM_SELF, path.c_str(), NC_NOWRITE, MPI_INFO_NULL, &ncid), "ncmpi_open", path);
+  LayoutFacts facts = pnetcdf_layout_facts(ncid, layout);
+  ncmpi_close(ncid);
   return facts;
 }
 

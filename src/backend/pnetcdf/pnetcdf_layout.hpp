@@ -17,4 +17,10 @@ SlabPlacement pnetcdf_placement(int ncid, const FileLayout& layout, const std::s
 // file is not open or PnetCDF cannot say.
 LayoutFacts pnetcdf_layout_facts(int ncid, const FileLayout& layout);
 
+// The same facts of a closed classic file, read back through PnetCDF on this rank alone (the
+// offsets are the header's own: the same whichever library wrote it). By path, not by handle:
+// a PnetCDF linked statically into libnwpio knows only the handles it opened itself.
+// Throws Error(Pnetcdf) when the file cannot be opened.
+LayoutFacts pnetcdf_layout_facts_of_file(const std::string& path, const FileLayout& layout);
+
 }  // namespace nwpio::detail
