@@ -28,3 +28,31 @@ if(NWPIO_SANITIZE)
     $<$<NOT:$<CONFIG:Debug,RelWithDebInfo>>:-g1>)
   add_link_options(-fsanitize=${NWPIO_SANITIZE})
 endif()
+
+# A sanitizer build whose C++ compiler is clang and whose Fortran compiler is gfortran (WRF's
+# compiler; gfortran instruments the Fortran objects): gfortran's link of a Fortran program or
+# library would put GCC's libasan and libubsan into the process, and the clang-instrumented
+# libnwpio would then run on GCC's runtime, a pairing neither compiler supports (clang 14 and
+# GCC 12 happen to share the ASan ABI and the handlers clang's code calls; the next versions need
+# not). So every target with Fortran sources is linked by clang++: one runtime, clang's (static
+# in executables), in every process, and gfortran's libraries added from what CMake found of the
+# Fortran compiler. Called once, at the end of the top-level CMakeLists.txt.
+function(nwpio_link_fortran_with_cxx_sanitizer)
+  if(NOT NWPIO_SANITIZE OR NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang" OR NOT CMAKE_Fortran_COMPILER_ID STREQUAL "GNU")
+    return()
+  endif()
+  set(dirs ${PROJECT_SOURCE_DIR})
+  while(dirs)
+    list(POP_FRONT dirs dir)
+    get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+    get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+    list(APPEND dirs ${subdirs})
+    foreach(target IN LISTS targets)
+      get_target_property(type ${target} TYPE)
+      get_target_property(sources ${target} SOURCES)
+      if(type MATCHES "EXECUTABLE|SHARED_LIBRARY|MODULE_LIBRARY" AND sources MATCHES "\\.[fF](90)?(;|$)")
+        set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
+      endif()
+    endforeach()
+  endwhile()
+endfunction()
