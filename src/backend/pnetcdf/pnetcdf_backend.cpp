@@ -21,7 +21,8 @@
 // count, and closes it; the other ranks open a descriptor of their own and write their slabs.
 // No collective MPI-IO open or close of the file, and no PnetCDF collective, runs on every rank:
 // each would be a round of messages across the nodes for every file, on the model's path, and
-// an MPI-IO open on every rank is one metadata operation per rank and file on the file system.
+// an MPI-IO open on every rank is one more metadata operation per rank and file on the file
+// system, beside the descriptor each rank opens for its slabs.
 #include "backend/pnetcdf/pnetcdf_backend.hpp"
 
 #include <fcntl.h>
