@@ -116,10 +116,7 @@ class PnetcdfBackend final : public Backend {
       throw;
     }
     try {
-      // h_minfree: free header space, so that adding attributes later never moves the data.
-      run_and_agree(comm_, [&] {
-        check(ncmpi__enddef(ncid_, layout.header_reserve_bytes, kVarAlign, 0, kRecAlign), "ncmpi__enddef");
-      });
+      run_and_agree(comm_, [&] { end_define(); });
     } catch (const Error&) {
       // Some ranks may have left define mode and others not: no collective call is certain to
       // match any more. The handle is forgotten, unclosed (agreed_open.hpp); the caller
@@ -279,8 +276,7 @@ class PnetcdfBackend final : public Backend {
         check(ncmpi_create(MPI_COMM_SELF, path_.c_str(), mode, info, &ncid), "ncmpi_create");
         ncid_ = ncid;
         define(layout_);
-        // h_minfree: free header space, so that adding attributes later never moves the data.
-        check(ncmpi__enddef(ncid_, layout_.header_reserve_bytes, kVarAlign, 0, kRecAlign), "ncmpi__enddef");
+        end_define();
         rank0_placement_ = pnetcdf_placement(ncid_, layout_, path_);
       } catch (const Error& e) {
         failed = e;
@@ -353,6 +349,12 @@ class PnetcdfBackend final : public Backend {
     const int ncid = ncid_;
     ncid_ = -1;
     ncmpi_abort(ncid);
+  }
+
+  // Collective over PnetCDF's communicator: writes the header. h_minfree: free header space, so
+  // that adding attributes later never moves the data.
+  void end_define() {
+    check(ncmpi__enddef(ncid_, layout_.header_reserve_bytes, kVarAlign, 0, kRecAlign), "ncmpi__enddef");
   }
 
   // Local: PnetCDF keeps the definitions in memory until ncmpi__enddef.
